@@ -1,0 +1,85 @@
+import { fileURLToPath } from 'node:url';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { migrateToLatest } from './db/migrate.js';
+import { openDatabase } from './db/open-database.js';
+import { seedDemo, type DemoSeedReport } from './db/seed/seed-demo.js';
+import { BODY_LIMIT_BYTES, handleError, handleNotFound } from './http/error-replies.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerWebApp } from './http/web-app.js';
+import { createLogger } from './logger.js';
+import type { GuessLimit } from './routes/deps.js';
+import { appApiRoutes } from './routes/index.js';
+import { accessCodeKey } from './security/access-codes.js';
+import { loadMasterKey } from './security/master-key.js';
+
+export interface AppOptions {
+  /** The logger to use; by default one at the configured level writing JSON to stdout. */
+  logger?: Logger;
+  /** Folder of the built web app; by default apps/web/dist next to this package. */
+  webRoot?: string;
+  /** Wrong access codes allowed per client and window (default 10 per 15 minutes). */
+  guessLimit?: GuessLimit;
+  /** The clock, for tests that need to move time. */
+  now?: () => Date;
+}
+
+export interface TalkboothApp {
+  app: FastifyInstance;
+  /** What the demo seeding did at this start (for the start banner). */
+  demo: DemoSeedReport;
+  /** Migrations applied at this start. */
+  migrations: string[];
+}
+
+export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+export const DEFAULT_GUESS_LIMIT: GuessLimit = { max: 10, timeWindowMs: 15 * 60 * 1000 };
+
+/**
+ * The composition root: builds the whole server from its configuration. Opens and
+ * migrates the database, seeds the demo, and wires every route. The caller listens (and a
+ * test can use any port and a throw-away database); closing the app closes the database.
+ */
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<TalkboothApp> {
+  const now = options.now ?? (() => new Date());
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const db = openDatabase(config.databaseUrl);
+  try {
+    const migrations = await migrateToLatest(db);
+    const codeKey = accessCodeKey(loadMasterKey(config.secretKey, config.dataDir));
+    const demo = await seedDemo(db, { pinnedCode: config.demoUnicode, codeKey, now: now() });
+
+    const app = Fastify({
+      loggerInstance: logger,
+      bodyLimit: BODY_LIMIT_BYTES,
+      trustProxy: config.trustProxy,
+      routerOptions: { ignoreTrailingSlash: true },
+    }) as unknown as FastifyInstance; // pino's Logger type is narrower than the default generic; behaviour is the same.
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    app.setErrorHandler(handleError);
+    app.setNotFoundHandler(handleNotFound);
+    app.addHook('onClose', async () => {
+      await db.destroy();
+    });
+
+    await registerSecurityHeaders(app);
+    await app.register(rateLimit, { global: false });
+    await app.register(appApiRoutes, {
+      prefix: '/api',
+      db,
+      config,
+      codeKey,
+      now,
+      guessLimit: options.guessLimit ?? DEFAULT_GUESS_LIMIT,
+    });
+    await registerWebApp(app, options.webRoot ?? DEFAULT_WEB_ROOT);
+    return { app, demo, migrations };
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}

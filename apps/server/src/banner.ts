@@ -1,0 +1,29 @@
+import type { DemoSeedReport } from './db/seed/seed-demo.js';
+
+const LOCAL_HOSTS = new Set(['localhost', '0.0.0.0', '::', '127.0.0.1', '::1']);
+
+/** The address a person on this machine opens. */
+export function publicBaseUrl(host: string, port: number): string {
+  const shown = LOCAL_HOSTS.has(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
+
+/** The lines printed once the server listens: where to go, and the demo link. */
+export function startBanner(baseUrl: string, demo: DemoSeedReport): string {
+  const lines = ['', `  Talkbooth is running at ${baseUrl}`, ''];
+  if (demo.demoCode !== null) {
+    const link = `${baseUrl}/?unicode=${encodeURIComponent(demo.demoCode)}`;
+    lines.push(
+      `  Demo assistant:  ${demo.assistantName ?? ''}`,
+      `  Demo UniCode:    ${demo.demoCode}`,
+      `  Open the demo:   ${link}`,
+    );
+    if (!demo.pinned) {
+      lines.push('', '  (A new demo code is issued at every start; set DEMO_UNICODE to keep one.)');
+    }
+  } else {
+    lines.push('  The demo assistant has been removed, so there is no demo link.');
+  }
+  lines.push(`  Register:        ${baseUrl}/register`, '');
+  return lines.join('\n');
+}

@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const problemsOf = (env: Record<string, string>): string[] => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('loadConfig', () => {
+  it('has safe defaults for one machine', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: 'localhost',
+      logLevel: 'info',
+      demoUnicode: undefined,
+      talkHomeUrl: '/',
+      product: 'medibrief',
+      secretKey: undefined,
+      trustProxy: false,
+    });
+    expect(config.dataDir).toBe(path.resolve('data'));
+    expect(config.databaseUrl).toBe(`sqlite:${path.resolve('data', 'talkbooth.db')}`);
+  });
+
+  it('reads every variable', () => {
+    const key = 'ab'.repeat(32);
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/tmp/tb',
+      DATABASE_URL: 'sqlite::memory:',
+      LOG_LEVEL: 'debug',
+      DEMO_UNICODE: 'Clinic-2024',
+      TALK_HOME_URL: 'https://clinic.example/',
+      PRODUCT: 'otherbrief',
+      SECRET_KEY: key,
+      TRUST_PROXY: 'true',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/tmp/tb',
+      databaseUrl: 'sqlite::memory:',
+      logLevel: 'debug',
+      demoUnicode: 'Clinic-2024',
+      talkHomeUrl: 'https://clinic.example/',
+      product: 'otherbrief',
+      trustProxy: true,
+    });
+    expect(config.secretKey?.toString('hex')).toBe(key);
+  });
+
+  it('treats blank values as unset', () => {
+    expect(loadConfig({ PORT: '', DEMO_UNICODE: '  ' })).toMatchObject({
+      port: 3000,
+      demoUnicode: undefined,
+    });
+  });
+
+  it('lists every bad value with what a good one looks like', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      LOG_LEVEL: 'loud',
+      DATABASE_URL: 'mysql://db/talk',
+      TALK_HOME_URL: 'home',
+      PRODUCT: 'Medi Brief',
+      DEMO_UNICODE: 'a b',
+      TRUST_PROXY: 'yes',
+    });
+    expect(problems).toEqual([
+      'PORT must be a number (got "eighty")',
+      'DATABASE_URL must be a SQLite URL such as sqlite:./data/talkbooth.db (or sqlite::memory:); no other database is supported yet (got "mysql://db/talk")',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+      'DEMO_UNICODE must be at least 4 characters (it is the demo access code) (got "a b")',
+      'TALK_HOME_URL must be a path starting with "/" or an http(s) URL (got "home")',
+      'PRODUCT must be a short lowercase name of letters, digits and "-" (like medibrief) (got "Medi Brief")',
+      'TRUST_PROXY must be true or false (got "yes")',
+    ]);
+  });
+
+  it('rejects out-of-range ports and codes that cannot go into a URL', () => {
+    expect(problemsOf({ PORT: '70000' })).toEqual([
+      'PORT must be between 0 and 65535 (got "70000")',
+    ]);
+    expect(problemsOf({ DEMO_UNICODE: 'demo/code' })).toEqual([
+      'DEMO_UNICODE may only contain letters, digits, "-" and "_" (it goes into a URL) (got "demo/code")',
+    ]);
+  });
+
+  it('never echoes a bad SECRET_KEY', () => {
+    const problems = problemsOf({ SECRET_KEY: 'my-secret-passphrase' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^SECRET_KEY must be 32 random bytes/);
+    expect(problems[0]).not.toContain('my-secret-passphrase');
+  });
+});

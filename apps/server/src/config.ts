@@ -1,0 +1,151 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** A value that is unset or blank counts as unset, so `PORT=` falls back to the default. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    schema,
+  );
+
+/**
+ * The environment, validated. Every setting has a safe default for one machine; the
+ * messages say what a good value looks like.
+ */
+const envSchema = z.object({
+  PORT: optional(
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int({ error: 'must be a whole number' })
+      .min(0, { error: 'must be between 0 and 65535' })
+      .max(65535, { error: 'must be between 0 and 65535' })
+      .default(3000),
+  ),
+  HOST: optional(z.string().default('localhost')),
+  DATA_DIR: optional(z.string().default('./data')),
+  DATABASE_URL: optional(
+    z
+      .string()
+      .refine((url) => url.startsWith('sqlite:'), {
+        error:
+          'must be a SQLite URL such as sqlite:./data/talkbooth.db (or sqlite::memory:); no other database is supported yet',
+      })
+      .optional(),
+  ),
+  LOG_LEVEL: optional(
+    z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  ),
+  DEMO_UNICODE: optional(
+    z
+      .string()
+      .trim()
+      .min(4, { error: 'must be at least 4 characters (it is the demo access code)' })
+      .max(64, { error: 'must be at most 64 characters' })
+      .refine((code) => /^[\p{L}\p{N}_-]+$/u.test(code), {
+        error: 'may only contain letters, digits, "-" and "_" (it goes into a URL)',
+      })
+      .optional(),
+  ),
+  TALK_HOME_URL: optional(
+    z
+      .string()
+      .refine((url) => url.startsWith('/') || /^https?:\/\/[^\s]+$/.test(url), {
+        error: 'must be a path starting with "/" or an http(s) URL',
+      })
+      .default('/'),
+  ),
+  PRODUCT: optional(
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, {
+        error: 'must be a short lowercase name of letters, digits and "-" (like medibrief)',
+      })
+      .default('medibrief'),
+  ),
+  SECRET_KEY: optional(
+    z
+      .string()
+      .refine((key) => decodeKey(key) !== null, {
+        error: 'must be 32 random bytes as 64 hex characters or base64 (try: openssl rand -hex 32)',
+      })
+      .optional(),
+  ),
+  TRUST_PROXY: optional(
+    z
+      .enum(['true', 'false'], { error: 'must be true or false' })
+      .default('false')
+      .transform((value) => value === 'true'),
+  ),
+});
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Folder for the SQLite file and the generated secret key. */
+  dataDir: string;
+  /** `sqlite:<path>` or `sqlite::memory:`. */
+  databaseUrl: string;
+  logLevel: LogLevel;
+  /** Pins the seeded demo access code; otherwise one is generated. */
+  demoUnicode: string | undefined;
+  talkHomeUrl: string;
+  product: string;
+  /** 32-byte master key from SECRET_KEY; when absent a key file in dataDir is used. */
+  secretKey: Buffer | undefined;
+  /** Trust X-Forwarded-For from a reverse proxy (for per-client rate limits). */
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and checks the configuration; throws a ConfigError listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    // One line per variable: its first problem is the one to fix.
+    const problems = new Map<string, string>();
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0] ?? 'environment');
+      if (problems.has(name)) continue;
+      const raw = env[name];
+      // Never echo a secret back, even a malformed one.
+      const shown = name === 'SECRET_KEY' || raw === undefined ? '' : ` (got "${raw}")`;
+      problems.set(name, `${name} ${issue.message}${shown}`);
+    }
+    throw new ConfigError([...problems.values()]);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'talkbooth.db')}`,
+    logLevel: e.LOG_LEVEL,
+    demoUnicode: e.DEMO_UNICODE,
+    talkHomeUrl: e.TALK_HOME_URL,
+    product: e.PRODUCT,
+    secretKey: e.SECRET_KEY === undefined ? undefined : (decodeKey(e.SECRET_KEY) ?? undefined),
+    trustProxy: e.TRUST_PROXY,
+  };
+}
+
+/** 32 bytes from hex or base64, or null. */
+export function decodeKey(text: string): Buffer | null {
+  const trimmed = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) {
+    const bytes = Buffer.from(trimmed, 'base64');
+    return bytes.length === 32 ? bytes : null;
+  }
+  return null;
+}

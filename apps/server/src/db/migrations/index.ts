@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import { initial } from './0001-initial.js';
+
+/**
+ * Every migration, in order. Listed in code (not read from a folder) so the built server
+ * carries them. Never edit a migration that has shipped: add the next one.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};

@@ -1,0 +1,22 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database } from './schema.js';
+
+/** Opens the database named by a `sqlite:` URL (creating its folder), ready for Kysely. */
+export function openDatabase(databaseUrl: string): Kysely<Database> {
+  const location = databaseUrl.slice('sqlite:'.length);
+  const inMemory = location === ':memory:';
+  if (!inMemory) fs.mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
+
+  const sqlite = new SQLite(inMemory ? ':memory:' : location);
+  // WAL lets readers run while a write is in progress; the rest makes the file safe
+  // and the engine honour foreign keys.
+  if (!inMemory) sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}

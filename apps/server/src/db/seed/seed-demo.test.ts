@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
+
+const started: TestServer[] = [];
+afterEach(async () => {
+  for (const server of started.splice(0)) await server.close();
+});
+const start = async (...args: Parameters<typeof startTestServer>) => {
+  const server = await startTestServer(...args);
+  started.push(server);
+  return server;
+};
+const check = async (server: TestServer, unicode: string) =>
+  (await server.post('/api/get-assistant', { unicode })).json;
+
+describe('demo seeding', () => {
+  it('seeds the demo clinic once: assistant, knowledge base, intake and talk collection', async () => {
+    const server = await start();
+    expect(server.demo).toMatchObject({ seeded: true, pinned: true, demoCode: 'riverside-demo' });
+    const rows = server.readDb().prepare('select name, data from assistants').all() as {
+      name: string;
+      data: string;
+    }[];
+    expect(rows).toHaveLength(1);
+    const assistant = JSON.parse(rows[0]!.data) as Record<string, unknown> & {
+      model: { knowledge: { id: string }[]; intake: { questions: unknown[] } };
+    };
+    expect(assistant).toMatchObject({
+      name: 'Riverside Clinic front desk',
+      firstMessage: expect.stringContaining('Hello {{name}}'),
+      endCallPhrases: ['goodbye', 'bye bye', 'that is all thank you'],
+      voice: { provider: 'espeak' },
+      model: { provider: 'local' },
+    });
+    expect(assistant.model.knowledge.map((entry) => entry.id)).toContain('emergency');
+    expect(assistant.model.intake.questions).toHaveLength(4);
+
+    await server.close();
+    started.pop();
+    const again = await start({ dataDir: server.dataDir });
+    expect(again.demo.seeded).toBe(false);
+    expect(
+      (again.readDb().prepare('select count(*) as n from assistants').get() as { n: number }).n,
+    ).toBe(1);
+  });
+
+  it('stores codes only as keyed hashes: the code is nowhere in the database file', async () => {
+    const server = await start({ env: { DEMO_UNICODE: 'Plaintext-Probe-42' } });
+    await server.close();
+    started.pop();
+    const files = ['', '-wal']
+      .map((suffix) => server.databaseFile + suffix)
+      .filter((file) => fs.existsSync(file));
+    const bytes = Buffer.concat(files.map((file) => fs.readFileSync(file)))
+      .toString('latin1')
+      .toLowerCase();
+    expect(bytes).toContain('riverside clinic front desk');
+    expect(bytes).not.toContain('plaintext-probe-42');
+    expect(bytes).not.toContain('plaintextprobe42');
+  });
+
+  it('issues a new demo code at every start without DEMO_UNICODE, revoking the previous one', async () => {
+    const first = await start({ env: { DEMO_UNICODE: '' } });
+    const firstCode = first.demo.demoCode!;
+    expect(first.demo).toMatchObject({ seeded: true, pinned: false });
+    expect(firstCode).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+    expect(await check(first, firstCode)).toMatchObject({
+      assistantName: 'Riverside Clinic front desk',
+    });
+    await first.close();
+    started.pop();
+
+    const second = await start({ dataDir: first.dataDir, env: { DEMO_UNICODE: '' } });
+    const secondCode = second.demo.demoCode!;
+    expect(secondCode).not.toBe(firstCode);
+    expect(await check(second, secondCode)).toMatchObject({
+      assistantName: 'Riverside Clinic front desk',
+    });
+    expect(await check(second, firstCode)).toEqual([]);
+  });
+
+  it('keeps a pinned DEMO_UNICODE across restarts and retires the old one when the pin changes', async () => {
+    const first = await start({ env: { DEMO_UNICODE: 'clinic-one' } });
+    await first.close();
+    started.pop();
+    const second = await start({ dataDir: first.dataDir, env: { DEMO_UNICODE: 'clinic-one' } });
+    expect(await check(second, 'clinic-one')).toMatchObject({ product: 'medibrief' });
+    await second.close();
+    started.pop();
+    const third = await start({ dataDir: first.dataDir, env: { DEMO_UNICODE: 'clinic-two' } });
+    expect(await check(third, 'clinic-two')).toMatchObject({ product: 'medibrief' });
+    expect(await check(third, 'clinic-one')).toEqual([]);
+    const active = third
+      .readDb()
+      .prepare('select count(*) as n from access_codes where revoked_at is null')
+      .get() as {
+      n: number;
+    };
+    expect(active.n).toBe(1);
+  });
+
+  it('has no demo link once the demo assistant is deleted', async () => {
+    const first = await start();
+    first.writeDb().prepare('delete from assistants').run();
+    await first.close();
+    started.pop();
+    const second = await start({ dataDir: first.dataDir });
+    expect(second.demo).toMatchObject({ seeded: false, demoCode: null });
+  });
+});

@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+/** The built entry point, exactly what `npm start` runs. */
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+function startMain(env: Record<string, string>) {
+  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-main-'));
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const output = () => ({ stdout, stderr });
+  const waitFor = async (pattern: RegExp): Promise<RegExpMatchArray> => {
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const match = stdout.match(pattern);
+      if (match) return match;
+      if (child.exitCode !== null) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`no ${pattern} in output:\n${stdout}\n${stderr}`);
+  };
+  return { child, exited, output, waitFor };
+}
+
+describe('the server entry point (built, as `npm start` runs it)', () => {
+  it('prints a start banner whose demo link opens the demo assistant, and stops cleanly on SIGTERM', async () => {
+    const server = startMain({});
+    const [, link] = await server.waitFor(/Open the demo:\s+(http:\/\/\S+)/);
+    const url = new URL(link!);
+    expect(url.hostname).toBe('localhost');
+    const code = url.searchParams.get('unicode');
+    expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+    expect(server.output().stdout).toContain('A new demo code is issued at every start');
+
+    const response = await fetch(`http://127.0.0.1:${url.port}/api/get-assistant`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ unicode: code }),
+    });
+    expect(await response.json()).toMatchObject({ assistantName: 'Riverside Clinic front desk' });
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('refuses to start with a bad setting and says which one and why', async () => {
+    const server = startMain({ PORT: 'abc', LOG_LEVEL: 'chatty' });
+    expect(await server.exited).toBe(1);
+    expect(server.output().stderr).toContain('Invalid configuration:');
+    expect(server.output().stderr).toContain('PORT must be a number (got "abc")');
+    expect(server.output().stderr).toContain('LOG_LEVEL must be one of');
+  });
+
+  it('says so when the port is taken', async () => {
+    const first = startMain({ DEMO_UNICODE: 'first-server' });
+    const [, link] = await first.waitFor(/Open the demo:\s+(http:\/\/\S+)/);
+    const port = new URL(link!).port;
+    const second = startMain({ PORT: port });
+    expect(await second.exited).toBe(1);
+    expect(second.output().stderr).toContain(`Port ${port} is already in use.`);
+  });
+});

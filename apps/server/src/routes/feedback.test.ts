@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { feedbackReceiptSchema } from '@talkbooth/protocol';
+import { startTestServer, type TestServer } from '../test-support/test-server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+interface FeedbackRow {
+  product: string;
+  call_id: string | null;
+  assistant_id: string | null;
+  rating: number | null;
+  message: string;
+}
+const stored = (id: string) =>
+  server
+    .readDb()
+    .prepare('select product, call_id, assistant_id, rating, message from feedback where id = ?')
+    .get(id) as FeedbackRow | undefined;
+
+describe('POST /api/feedback (real server, real SQLite file)', () => {
+  it('stores the feedback with the call id, the assistant and the rating', async () => {
+    const response = await server.post('/api/feedback', {
+      message: '  Clear and friendly.  ',
+      rating: 5,
+      callId: 'call-123',
+      assistantId: 'assistant-9',
+    });
+    expect(response.status).toBe(201);
+    const receipt = feedbackReceiptSchema.parse(response.json);
+    expect(stored(receipt.id)).toEqual({
+      product: 'medibrief',
+      call_id: 'call-123',
+      assistant_id: 'assistant-9',
+      rating: 5,
+      message: 'Clear and friendly.',
+    });
+  });
+
+  it('accepts text without a call id or rating, and a rating without text', async () => {
+    const textOnly = await server.post('/api/feedback', { message: 'Nice' });
+    expect(textOnly.status).toBe(201);
+    expect(stored(feedbackReceiptSchema.parse(textOnly.json).id)).toMatchObject({
+      call_id: null,
+      rating: null,
+      message: 'Nice',
+    });
+
+    const ratingOnly = await server.post('/api/feedback', { rating: 3, callId: null });
+    expect(ratingOnly.status).toBe(201);
+    expect(stored(feedbackReceiptSchema.parse(ratingOnly.json).id)).toMatchObject({
+      rating: 3,
+      message: '',
+    });
+  });
+
+  it.each([0, 6, 2.5, '4'])('rejects the rating %j with 400', async (rating) => {
+    const response = await server.post('/api/feedback', { message: 'ok', rating });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      fields: { rating: 'The rating must be a whole number from 1 to 5.' },
+    });
+  });
+
+  it('rejects empty feedback with a message a person can act on, and stores nothing', async () => {
+    const before = (
+      server.readDb().prepare('select count(*) as n from feedback').get() as { n: number }
+    ).n;
+    const response = await server.post('/api/feedback', { message: '   ' });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      message: 'Write a few words of feedback or give a rating.',
+    });
+    const after = (
+      server.readDb().prepare('select count(*) as n from feedback').get() as { n: number }
+    ).n;
+    expect(after).toBe(before);
+  });
+});

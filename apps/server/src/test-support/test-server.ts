@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import SQLite from 'better-sqlite3';
+import { buildApp, type AppOptions, type TalkboothApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { accessCodeKey } from '../security/access-codes.js';
+import { loadMasterKey } from '../security/master-key.js';
+
+export const DEMO_CODE = 'riverside-demo';
+
+export interface TestServer extends TalkboothApp {
+  baseUrl: string;
+  dataDir: string;
+  databaseFile: string;
+  /** Every log line the server wrote, as text. */
+  logs: string[];
+  /** A read-only view of the server's SQLite file, for checking what was stored. */
+  readDb(): SQLite.Database;
+  /** A writable connection to the same file, for arranging rows a test needs. */
+  writeDb(): SQLite.Database;
+  /** The key this server hashes access codes with. */
+  codeKey: Buffer;
+  /** POST a JSON body (or a raw string) and return status, headers and parsed body. */
+  post(pathname: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
+  get(pathname: string, headers?: Record<string, string>): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: unknown;
+}
+
+export interface TestServerOptions extends Omit<AppOptions, 'logger'> {
+  env?: Record<string, string>;
+  /** Reuse a data folder (to restart a server on the same database). */
+  dataDir?: string;
+}
+
+/**
+ * Starts the real server on a random port with its own SQLite file in a temp folder,
+ * and a tiny built web app, exactly as `npm start` would run it.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DEMO_UNICODE: DEMO_CODE,
+    LOG_LEVEL: 'info',
+    ...options.env,
+  });
+  const logs: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const built = await buildApp(config, {
+    ...options,
+    webRoot: options.webRoot ?? makeWebRoot(dataDir),
+    logger: createLogger({ level: config.logLevel, destination }),
+  });
+  await built.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = built.app.server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('server has no port');
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  const databaseFile = config.databaseUrl.slice('sqlite:'.length);
+
+  const request = async (init: RequestInit & { pathname: string }): Promise<TestResponse> => {
+    const response = await fetch(baseUrl + init.pathname, init);
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, json };
+  };
+
+  const opened: SQLite.Database[] = [];
+  return {
+    ...built,
+    baseUrl,
+    dataDir,
+    databaseFile,
+    logs,
+    readDb() {
+      const db = new SQLite(databaseFile, { readonly: true });
+      opened.push(db);
+      return db;
+    },
+    writeDb() {
+      const db = new SQLite(databaseFile);
+      opened.push(db);
+      return db;
+    },
+    codeKey: accessCodeKey(loadMasterKey(config.secretKey, dataDir)),
+    post(pathname, body, headers = {}) {
+      return request({
+        pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    },
+    get(pathname, headers = {}) {
+      return request({ pathname, method: 'GET', headers });
+    },
+    async close() {
+      for (const db of opened) db.close();
+      await built.app.close();
+    },
+  };
+}
+
+/** A stand-in for the built web app: an index page and one hashed asset. */
+function makeWebRoot(dataDir: string): string {
+  const root = path.join(dataDir, 'web');
+  fs.mkdirSync(path.join(root, 'assets'), { recursive: true });
+  fs.writeFileSync(
+    path.join(root, 'index.html'),
+    '<!doctype html><title>Talkbooth test page</title>',
+  );
+  fs.writeFileSync(path.join(root, 'assets', 'index-Ab12Cd34.js'), 'console.log("app")');
+  fs.writeFileSync(path.join(root, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  return root;
+}

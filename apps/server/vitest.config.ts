@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    name: '@talkbooth/server',
+    environment: 'node',
+    include: ['src/**/*.test.ts'],
+    // Real servers, real SQLite files and argon2 hashes: give each test room.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});

@@ -1,0 +1,8 @@
+import { defineConfig } from 'vitest/config';
+
+// Each workspace part owns its test setup; `npm run test:unit` runs them all.
+export default defineConfig({
+  test: {
+    projects: ['packages/protocol', 'apps/server', 'apps/web'],
+  },
+});
