@@ -39,6 +39,7 @@ export const registerRequestSchema = z.object(
     username: z
       .string({ error: 'Enter a username.' })
       .trim()
+      .min(1, { error: 'Enter a username.' })
       .min(LIMITS.usernameMinLength, {
         error: `Enter a username of at least ${LIMITS.usernameMinLength} characters.`,
       })

@@ -92,6 +92,22 @@ describe('POST /api/register (real server, real SQLite file)', () => {
     });
   });
 
+  it('treats blank fields as missing', async () => {
+    const response = await server.post('/api/register', {
+      username: '   ',
+      email: '',
+      password: '',
+    });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      fields: {
+        username: 'Enter a username.',
+        email: 'Enter your e-mail address.',
+        password: 'Enter a password.',
+      },
+    });
+  });
+
   it('answers 400 with one message per bad field', async () => {
     const response = await server.post('/api/register', {
       username: 'al',

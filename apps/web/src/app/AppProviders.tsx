@@ -1,0 +1,32 @@
+import CssBaseline from '@mui/material/CssBaseline';
+import { ThemeProvider } from '@mui/material/styles';
+import type { ReactNode } from 'react';
+import type { ClientConfig, TalkDocument } from '@talkbooth/protocol';
+import type { CallService } from '../features/call-booth/call-service';
+import { CallServiceProvider } from './call-service-context';
+import { ClientConfigProvider } from './client-config';
+import { ProductContentProvider } from './product-content';
+import { theme } from './theme';
+
+export interface AppProvidersProps {
+  children: ReactNode;
+  /** Fixed configuration instead of `GET /api/client-config` (tests). */
+  config?: ClientConfig;
+  /** Fixed talk-collection documents instead of fetching them (tests). */
+  talkDocuments?: TalkDocument[];
+  /** The voice-call implementation; defaults to `unavailableCallService`. */
+  callService?: CallService;
+}
+
+export function AppProviders({ children, config, talkDocuments, callService }: AppProvidersProps) {
+  return (
+    <ThemeProvider theme={theme}>
+      <CssBaseline />
+      <ClientConfigProvider config={config}>
+        <ProductContentProvider documents={talkDocuments}>
+          <CallServiceProvider service={callService}>{children}</CallServiceProvider>
+        </ProductContentProvider>
+      </ClientConfigProvider>
+    </ThemeProvider>
+  );
+}

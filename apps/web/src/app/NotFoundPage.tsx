@@ -1,0 +1,21 @@
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
+import { useDocumentTitle } from './use-document-title';
+
+/** Paths with more than one segment (`/a/b`) match no screen. */
+export function NotFoundPage() {
+  useDocumentTitle('Page not found');
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h1">Page not found</Typography>
+      <Typography>This address does not lead to a page of this site.</Typography>
+      <div>
+        <Button component={RouterLink} to="/" variant="contained">
+          Enter a UniCode
+        </Button>
+      </div>
+    </Stack>
+  );
+}

@@ -1,0 +1,43 @@
+import { createTheme } from '@mui/material/styles';
+
+/** The system font stack: no web fonts to download (the CSP allows none from elsewhere). */
+const systemFonts = [
+  'system-ui',
+  '-apple-system',
+  '"Segoe UI"',
+  'Roboto',
+  '"Helvetica Neue"',
+  'Arial',
+  '"Noto Sans"',
+  'sans-serif',
+].join(',');
+
+/** A calm, light, clinical theme: deep teal for actions, soft grey-blue surfaces. */
+export const theme = createTheme({
+  palette: {
+    mode: 'light',
+    primary: { main: '#1d5f7a', contrastText: '#ffffff' },
+    secondary: { main: '#4a6572' },
+    background: { default: '#f4f7f9', paper: '#ffffff' },
+    text: { primary: '#1b2a33', secondary: '#4b5d67' },
+  },
+  shape: { borderRadius: 10 },
+  typography: {
+    fontFamily: systemFonts,
+    h1: { fontSize: '1.75rem', fontWeight: 600, lineHeight: 1.25 },
+    h2: { fontSize: '1.375rem', fontWeight: 600, lineHeight: 1.3 },
+    button: { textTransform: 'none', fontWeight: 600, fontSize: '1rem' },
+  },
+  components: {
+    MuiButton: {
+      defaultProps: { disableElevation: true },
+    },
+    MuiAppBar: {
+      defaultProps: { elevation: 0, color: 'inherit' },
+      styleOverrides: { root: { borderBottom: '1px solid #dde5ea' } },
+    },
+    MuiPaper: {
+      styleOverrides: { outlined: { borderColor: '#dde5ea' } },
+    },
+  },
+});
