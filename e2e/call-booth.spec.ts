@@ -1,0 +1,57 @@
+import { expect, saveScreen, test } from './support/fixtures.js';
+
+test.describe('call booth in Chromium against the real server', () => {
+  test('without a session it says so and leads back to code entry', async ({ page }) => {
+    await page.goto('/call-section');
+    await expect(page.getByText('No assistant session')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Start Call' })).toHaveCount(0);
+    await saveScreen(page, 'call-booth-no-session');
+    await page.getByRole('link', { name: 'Enter a UniCode' }).click();
+    await expect(page.getByRole('heading', { name: 'Talk to Assistant' })).toBeVisible();
+  });
+
+  test('an unreadable session counts as none', async ({ page }) => {
+    await page.goto('/');
+    await page.evaluate(() => sessionStorage.setItem('apiResponse', '{not json'));
+    await page.goto('/call-section');
+    await expect(page.getByText('No assistant session')).toBeVisible();
+  });
+
+  test('Start Call tells the visitor that calling is not available yet and stays ready', async ({
+    page,
+    talkServer,
+  }) => {
+    await page.goto(`/?unicode=${talkServer.demoCode}`);
+    await expect(page.getByTestId('assistant-id')).toHaveText(talkServer.assistantId);
+    await page.getByRole('button', { name: 'Start Call' }).click();
+    await expect(page.getByRole('alert')).toContainText(
+      'Voice calls are not available on this server yet.',
+    );
+    await expect(page.getByRole('button', { name: 'Start Call' })).toBeEnabled();
+    await saveScreen(page, 'call-booth-unavailable');
+  });
+
+  test('a booth chunk that fails to load shows an error, and Retry loads it', async ({
+    page,
+    talkServer,
+  }) => {
+    let failures = 0;
+    await page.route(/\/assets\/CallBoothPage-[\w-]+\.js$/, (route) => {
+      if (failures === 0) {
+        failures += 1;
+        return route.abort('connectionreset');
+      }
+      return route.continue();
+    });
+    await page.goto(`/?unicode=${talkServer.demoCode}`);
+    const alert = page.getByRole('alert');
+    await expect(alert).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+    await saveScreen(page, 'call-booth-load-failed');
+    expect(failures).toBe(1);
+
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByTestId('assistant-id')).toHaveText(talkServer.assistantId);
+    await expect(page.getByRole('button', { name: 'Start Call' })).toBeVisible();
+  });
+});

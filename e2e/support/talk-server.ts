@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp, type AppOptions } from '@talkbooth/server/app';
+import { loadConfig } from '@talkbooth/server/config';
+
+export interface TalkServer {
+  baseURL: string;
+  demoCode: string;
+  /** The seeded demo assistant's id, as the session object carries it. */
+  assistantId: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export const DEMO_CODE = 'riverside-demo';
+
+/**
+ * The real server, built the way `npm start` builds it (the built web app, migrations, the
+ * demo seed), on a random port with its own SQLite file in a temp folder.
+ */
+export async function startTalkServer(
+  options: { env?: Record<string, string>; guessLimit?: AppOptions['guessLimit'] } = {},
+): Promise<TalkServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-e2e-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DEMO_UNICODE: DEMO_CODE,
+    LOG_LEVEL: 'warn',
+    ...options.env,
+  });
+  // Browser tests enter many wrong codes from one address; the guess limit has its own test.
+  const { app } = await buildApp(config, {
+    guessLimit: options.guessLimit ?? { max: 1000, timeWindowMs: 60_000 },
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('server has no port');
+  const baseURL = `http://127.0.0.1:${address.port}`;
+
+  const session = await fetch(`${baseURL}/api/get-assistant`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ unicode: DEMO_CODE }),
+  });
+  const { assistantId } = (await session.json()) as { assistantId: string };
+
+  return {
+    baseURL,
+    demoCode: DEMO_CODE,
+    assistantId,
+    dataDir,
+    async close() {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

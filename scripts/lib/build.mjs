@@ -1,0 +1,43 @@
+// Builds the TypeScript projects and the web app. tsc -b is incremental on its own; the
+// web build is skipped when its output is newer than every input.
+import fs from 'node:fs';
+import path from 'node:path';
+import { mustRun, npmCommand, step } from './run.mjs';
+
+const WEB_INPUTS = [
+  'apps/web/src',
+  'apps/web/public',
+  'apps/web/index.html',
+  'apps/web/vite.config.ts',
+  'apps/web/package.json',
+  'packages/protocol/src',
+  'package-lock.json',
+];
+
+function newestMtime(target) {
+  if (!fs.existsSync(target)) return 0;
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target))
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+function webBuildIsFresh(root) {
+  const output = path.join(root, 'apps/web/dist/index.html');
+  if (!fs.existsSync(output)) return false;
+  const built = fs.statSync(output).mtimeMs;
+  return WEB_INPUTS.every((input) => newestMtime(path.join(root, input)) <= built);
+}
+
+export async function build(root, { force = false } = {}) {
+  step('Building the server and shared packages');
+  await mustRun(npmCommand(), ['exec', '--', 'tsc', '-b'], { cwd: root });
+  if (!force && webBuildIsFresh(root)) {
+    console.log('  web app is up to date');
+    return;
+  }
+  step('Building the web app');
+  await mustRun(npmCommand(), ['run', 'build', '--workspace', 'apps/web'], { cwd: root });
+}

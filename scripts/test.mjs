@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// `npm test`: install what the tests need, build, then run every suite: format, lint,
+// types, unit and integration tests (Vitest), and browser tests in real Chromium
+// (Playwright). Every suite runs even when an earlier one fails; the summary lists them.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from './lib/build.mjs';
+import { ensureChromium } from './lib/chromium.mjs';
+import { ensureDependencies } from './lib/dependencies.mjs';
+import { checkNodeVersion, npmCommand, run, step, StepError } from './lib/run.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const SUITES = [
+  { name: 'format', args: ['run', 'format:check'] },
+  { name: 'lint', args: ['run', 'lint'] },
+  { name: 'typecheck', args: ['run', 'typecheck'] },
+  { name: 'unit and integration tests', args: ['run', 'test:unit'] },
+  { name: 'browser tests (Chromium)', args: ['run', 'test:e2e'] },
+];
+
+try {
+  checkNodeVersion();
+  await ensureDependencies(root);
+  const chromium = await ensureChromium();
+  await build(root, { force: true });
+
+  const results = [];
+  for (const suite of SUITES) {
+    step(suite.name);
+    const started = Date.now();
+    const code = await run(npmCommand(), suite.args, {
+      cwd: root,
+      env: { ...process.env, CHROMIUM_PATH: chromium },
+    });
+    results.push({ name: suite.name, ok: code === 0, seconds: (Date.now() - started) / 1000 });
+  }
+
+  console.log('\nSummary');
+  for (const r of results)
+    console.log(`  ${r.ok ? '✔' : '✖'} ${r.name} (${r.seconds.toFixed(1)} s)`);
+  const failed = results.filter((r) => !r.ok);
+  if (failed.length > 0) {
+    console.error(`\n✖ ${failed.length} suite(s) failed: ${failed.map((r) => r.name).join(', ')}`);
+    process.exit(1);
+  }
+  console.log('\n✔ All suites passed.');
+} catch (error) {
+  if (!(error instanceof StepError)) throw error;
+  console.error(`\n✖ ${error.message}`);
+  process.exit(1);
+}
