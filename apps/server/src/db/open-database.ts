@@ -8,7 +8,9 @@ import type { Database } from './schema.js';
 export function openDatabase(databaseUrl: string): Kysely<Database> {
   const location = databaseUrl.slice('sqlite:'.length);
   const inMemory = location === ':memory:';
-  if (!inMemory) fs.mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
+  // The folder holds password hashes and keys: only the server's user may enter it.
+  if (!inMemory)
+    fs.mkdirSync(path.dirname(path.resolve(location)), { recursive: true, mode: 0o700 });
 
   const sqlite = new SQLite(inMemory ? ':memory:' : location);
   // WAL lets readers run while a write is in progress; the rest makes the file safe

@@ -14,7 +14,7 @@ export const KEY_FILE_NAME = 'secret.key';
 export function loadMasterKey(configured: Buffer | undefined, dataDir: string): Buffer {
   if (configured !== undefined) return configured;
   const file = path.join(dataDir, KEY_FILE_NAME);
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   try {
     // `wx` fails when the file exists, so two processes starting at once cannot both
     // write a different key.

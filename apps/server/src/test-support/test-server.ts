@@ -63,7 +63,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const built = await buildApp(config, {
     ...options,
-    webRoot: options.webRoot ?? makeWebRoot(dataDir),
+    webRoot: options.webRoot ?? makeWebRoot(),
     logger: createLogger({ level: config.logLevel, destination }),
   });
   await built.app.listen({ port: 0, host: '127.0.0.1' });
@@ -121,8 +121,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 }
 
 /** A stand-in for the built web app: an index page and one hashed asset. */
-function makeWebRoot(dataDir: string): string {
-  const root = path.join(dataDir, 'web');
+function makeWebRoot(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-web-'));
   fs.mkdirSync(path.join(root, 'assets'), { recursive: true });
   fs.writeFileSync(
     path.join(root, 'index.html'),

@@ -109,3 +109,15 @@ describe('demo seeding', () => {
     expect(second.demo).toMatchObject({ seeded: false, demoCode: null });
   });
 });
+
+describe('the data folder', () => {
+  it('is created private, with the key file readable by the server user only', async () => {
+    const { default: os } = await import('node:os');
+    const { default: path } = await import('node:path');
+    const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-perm-')), 'data');
+    const server = await start({ dataDir });
+    expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(dataDir, 'secret.key')).mode & 0o777).toBe(0o600);
+    expect(server.databaseFile.startsWith(dataDir)).toBe(true);
+  });
+});
