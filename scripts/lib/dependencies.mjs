@@ -9,6 +9,7 @@ const MANIFESTS = [
   'package.json',
   'package-lock.json',
   'packages/protocol/package.json',
+  'packages/platform-client/package.json',
   'apps/server/package.json',
   'apps/web/package.json',
 ];

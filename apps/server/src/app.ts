@@ -15,6 +15,14 @@ import type { GuessLimit } from './routes/deps.js';
 import { appApiRoutes } from './routes/index.js';
 import { accessCodeKey } from './security/access-codes.js';
 import { loadMasterKey } from './security/master-key.js';
+import { SecretBox } from './security/secret-box.js';
+import { ApiKeyService, type CreatedKey } from './platform/api-key-service.js';
+import { registerOpenApi, PLATFORM_PREFIX } from './platform/openapi.js';
+import { platformApi } from './platform/plugin.js';
+import { AssistantRepository } from './db/repositories/assistants.js';
+import { CallRepository } from './db/repositories/calls.js';
+import { CredentialRepository } from './db/repositories/credentials.js';
+import { PhoneNumberRepository } from './db/repositories/phone-numbers.js';
 
 export interface AppOptions {
   /** The logger to use; by default one at the configured level writing JSON to stdout. */
@@ -31,6 +39,8 @@ export interface TalkboothApp {
   app: FastifyInstance;
   /** What the demo seeding did at this start (for the start banner). */
   demo: DemoSeedReport;
+  /** Platform keys created at this start: shown once in the banner, never again. */
+  createdKeys: CreatedKey[];
   /** Migrations applied at this start. */
   migrations: string[];
 }
@@ -49,8 +59,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const db = openDatabase(config.databaseUrl);
   try {
     const migrations = await migrateToLatest(db);
-    const codeKey = accessCodeKey(loadMasterKey(config.secretKey, config.dataDir));
+    const masterKey = loadMasterKey(config.secretKey, config.dataDir);
+    const codeKey = accessCodeKey(masterKey);
+    const box = new SecretBox(masterKey);
     const demo = await seedDemo(db, { pinnedCode: config.demoUnicode, codeKey, now: now() });
+    const keys = new ApiKeyService(db, box, config);
+    const createdKeys = await keys.provision(now());
 
     const app = Fastify({
       loggerInstance: logger,
@@ -67,17 +81,30 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
 
     await registerSecurityHeaders(app);
+    await registerOpenApi(app);
     await app.register(rateLimit, { global: false });
     await app.register(appApiRoutes, {
       prefix: '/api',
       db,
       config,
       codeKey,
+      keys,
       now,
       guessLimit: options.guessLimit ?? DEFAULT_GUESS_LIMIT,
     });
+    await app.register(platformApi, {
+      prefix: PLATFORM_PREFIX,
+      db,
+      keys,
+      codeKey,
+      now,
+      assistants: new AssistantRepository(db, box),
+      calls: new CallRepository(db, box),
+      credentials: new CredentialRepository(db, box),
+      phoneNumbers: new PhoneNumberRepository(db, box),
+    });
     await registerWebApp(app, options.webRoot ?? DEFAULT_WEB_ROOT);
-    return { app, demo, migrations };
+    return { app, demo, createdKeys, migrations };
   } catch (error) {
     await db.destroy();
     throw error;

@@ -1,4 +1,5 @@
 import type { DemoSeedReport } from './db/seed/seed-demo.js';
+import type { CreatedKey } from './platform/api-key-service.js';
 
 const LOCAL_HOSTS = new Set(['localhost', '0.0.0.0', '::', '127.0.0.1', '::1']);
 
@@ -9,7 +10,11 @@ export function publicBaseUrl(host: string, port: number): string {
 }
 
 /** The lines printed once the server listens: where to go, and the demo link. */
-export function startBanner(baseUrl: string, demo: DemoSeedReport): string {
+export function startBanner(
+  baseUrl: string,
+  demo: DemoSeedReport,
+  createdKeys: CreatedKey[] = [],
+): string {
   const lines = ['', `  Talkbooth is running at ${baseUrl}`, ''];
   if (demo.demoCode !== null) {
     const link = `${baseUrl}/?unicode=${encodeURIComponent(demo.demoCode)}`;
@@ -24,6 +29,16 @@ export function startBanner(baseUrl: string, demo: DemoSeedReport): string {
   } else {
     lines.push('  The demo assistant has been removed, so there is no demo link.');
   }
-  lines.push(`  Register:        ${baseUrl}/register`, '');
+  lines.push(`  Register:        ${baseUrl}/register`);
+  lines.push(`  Platform API:    ${baseUrl}/platform  (OpenAPI: ${baseUrl}/platform/openapi.json)`);
+  if (createdKeys.length > 0) {
+    lines.push(
+      '',
+      '  New platform API keys. They are shown this once and stored hashed; keep them safe:',
+    );
+    for (const { key, record } of createdKeys) lines.push(`    ${record.kind.padEnd(8)} ${key}`);
+    lines.push('  (Manage keys with `npm run keys -- list|create|revoke`.)');
+  }
+  lines.push('');
   return lines.join('\n');
 }

@@ -101,3 +101,24 @@ describe('loadConfig', () => {
     expect(problems[0]).not.toContain('my-secret-passphrase');
   });
 });
+
+describe('platform key settings', () => {
+  it('reads keys and allowed origins, and never echoes a bad key', () => {
+    const config = loadConfig({
+      PLATFORM_PRIVATE_KEY: 'private-key-0123456789',
+      PLATFORM_PUBLIC_KEY: 'public-key-0123456789',
+      PLATFORM_ALLOWED_ORIGINS: 'https://clinic.example, http://localhost:5173',
+    });
+    expect(config.platformPrivateKey).toBe('private-key-0123456789');
+    expect(config.platformAllowedOrigins).toEqual([
+      'https://clinic.example',
+      'http://localhost:5173',
+    ]);
+    expect(problemsOf({ PLATFORM_PRIVATE_KEY: 'short' })).toEqual([
+      'PLATFORM_PRIVATE_KEY must be at least 16 characters (use a long random key)',
+    ]);
+    expect(problemsOf({ PLATFORM_ALLOWED_ORIGINS: 'https://clinic.example/path' })[0]).toMatch(
+      /^PLATFORM_ALLOWED_ORIGINS must be a comma-separated list of origins/,
+    );
+  });
+});

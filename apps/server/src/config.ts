@@ -72,6 +72,35 @@ const envSchema = z.object({
       })
       .optional(),
   ),
+  PLATFORM_PRIVATE_KEY: optional(
+    z
+      .string()
+      .trim()
+      .min(16, { error: 'must be at least 16 characters (use a long random key)' })
+      .optional(),
+  ),
+  PLATFORM_PUBLIC_KEY: optional(
+    z
+      .string()
+      .trim()
+      .min(16, { error: 'must be at least 16 characters (use a long random key)' })
+      .optional(),
+  ),
+  PLATFORM_ALLOWED_ORIGINS: optional(
+    z
+      .string()
+      .transform((list) =>
+        list
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter((origin) => origin !== ''),
+      )
+      .refine((origins) => origins.every(isOrigin), {
+        error:
+          'must be a comma-separated list of origins like https://clinic.example (scheme, host, optional port)',
+      })
+      .optional(),
+  ),
   TRUST_PROXY: optional(
     z
       .enum(['true', 'false'], { error: 'must be true or false' })
@@ -98,6 +127,11 @@ export interface Config {
   secretKey: Buffer | undefined;
   /** Trust X-Forwarded-For from a reverse proxy (for per-client rate limits). */
   trustProxy: boolean;
+  /** Platform keys kept outside the database; when set, they are the keys of their kind. */
+  platformPrivateKey: string | undefined;
+  platformPublicKey: string | undefined;
+  /** Origins the environment's public key may be used from; empty means any. */
+  platformAllowedOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -118,7 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       if (problems.has(name)) continue;
       const raw = env[name];
       // Never echo a secret back, even a malformed one.
-      const shown = name === 'SECRET_KEY' || raw === undefined ? '' : ` (got "${raw}")`;
+      const shown = SECRET_VARIABLES.has(name) || raw === undefined ? '' : ` (got "${raw}")`;
       problems.set(name, `${name} ${issue.message}${shown}`);
     }
     throw new ConfigError([...problems.values()]);
@@ -136,7 +170,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     product: e.PRODUCT,
     secretKey: e.SECRET_KEY === undefined ? undefined : (decodeKey(e.SECRET_KEY) ?? undefined),
     trustProxy: e.TRUST_PROXY,
+    platformPrivateKey: e.PLATFORM_PRIVATE_KEY,
+    platformPublicKey: e.PLATFORM_PUBLIC_KEY,
+    platformAllowedOrigins: e.PLATFORM_ALLOWED_ORIGINS ?? [],
   };
+}
+
+/** Variables whose values are never echoed back in a message. */
+const SECRET_VARIABLES = new Set(['SECRET_KEY', 'PLATFORM_PRIVATE_KEY', 'PLATFORM_PUBLIC_KEY']);
+
+/** `https://clinic.example` or `http://localhost:5173`: a scheme, a host and maybe a port. */
+export function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      url.origin === text.replace(/\/$/, '')
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** 32 bytes from hex or base64, or null. */

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   }
 
   const logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
-  const { app, demo, migrations } = await buildApp(config, { logger });
+  const { app, demo, createdKeys, migrations } = await buildApp(config, { logger });
   if (migrations.length > 0) logger.info({ migrations }, 'database migrated');
   if (demo.seeded) logger.info('demo assistant seeded');
 
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
 
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  process.stdout.write(`${startBanner(publicBaseUrl(config.host, port), demo)}\n`);
+  process.stdout.write(`${startBanner(publicBaseUrl(config.host, port), demo, createdKeys)}\n`);
 
   let closing = false;
   const shutdown = (signal: string) => {

@@ -1,2 +1,3 @@
 export * from './errors.js';
 export * from './app-api.js';
+export * from './platform/index.js';

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * The database as Kysely sees it. Timestamps are ISO-8601 UTC strings (`toISOString()`),
  * JSON documents are text: both behave the same on SQLite and PostgreSQL, and ISO strings
@@ -10,7 +12,18 @@ export interface Database {
   users: UserTable;
   feedback: FeedbackTable;
   talk_documents: TalkDocumentTable;
+  api_keys: ApiKeyTable;
+  calls: CallTable;
+  call_join_tokens: CallJoinTokenTable;
+  credentials: CredentialTable;
+  phone_numbers: PhoneNumberTable;
 }
+
+/**
+ * `secrets` columns hold sealed JSON (AES-256-GCM, see security/secret-box.ts) of the
+ * write-only fields, keyed by their path (`serverUrlSecret`, `assistant.serverUrlSecret`).
+ */
+export type SealedSecrets = string | null;
 
 export interface OrgTable {
   id: string;
@@ -23,8 +36,9 @@ export interface AssistantTable {
   id: string;
   org_id: string;
   name: string;
-  /** The whole assistant definition (platform field names) as JSON. */
+  /** The assistant definition (platform field names) as JSON, without its secrets. */
   data: string;
+  secrets: SealedSecrets;
   created_at: string;
   updated_at: string;
 }
@@ -39,6 +53,8 @@ export interface AccessCodeTable {
   label: string | null;
   expires_at: string | null;
   revoked_at: string | null;
+  max_uses: number | null;
+  use_count: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -70,6 +86,73 @@ export interface TalkDocumentTable {
   position: number;
   /** The document as JSON (without its id, which is doc_id). */
   data: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  org_id: string;
+  kind: 'private' | 'public';
+  name: string;
+  /** SHA-256 of the key: keys are 256-bit random, so a plain hash is enough. */
+  key_hash: string;
+  /** The key's last four characters, to tell keys apart in a list. */
+  key_hint: string;
+  /** JSON array of origins a public key may be used from; null for any. */
+  allowed_origins: string | null;
+  /** Public keys only: the key itself, sealed, so the web app can be given it. */
+  sealed_key: string | null;
+  revoked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CallTable {
+  id: string;
+  org_id: string;
+  assistant_id: string | null;
+  type: string;
+  status: string;
+  ended_reason: string | null;
+  started_at: string | null;
+  ended_at: string | null;
+  cost: number | null;
+  /** The rest of the call (assistant, overrides, customer, messages…) as JSON. */
+  data: string;
+  secrets: SealedSecrets;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CallJoinTokenTable {
+  /** SHA-256 of the single-use token in the webCallUrl. */
+  token_hash: string;
+  call_id: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface CredentialTable {
+  id: string;
+  org_id: string;
+  provider: string;
+  /** Non-secret fields as JSON. */
+  data: string;
+  secrets: SealedSecrets;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PhoneNumberTable {
+  id: string;
+  org_id: string;
+  provider: 'twilio' | 'vonage';
+  number: string;
+  assistant_id: string | null;
+  credential_id: string | null;
+  data: string;
+  secrets: SealedSecrets;
   created_at: string;
   updated_at: string;
 }

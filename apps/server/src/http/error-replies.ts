@@ -2,6 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiError } from '@talkbooth/protocol';
+import { HttpProblem } from './problems.js';
+import { validationProblem } from './validation-problems.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -55,19 +57,14 @@ export function handleError(
   reply: FastifyReply,
 ): FastifyReply {
   if (hasZodFastifySchemaValidationErrors(error)) {
-    const fields: Record<string, string> = {};
-    for (const issue of error.validation) {
-      const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-      fields[field === '' ? 'body' : field] ??= issue.message ?? 'is not valid';
-    }
-    const problems = Object.values(fields);
-    const message =
-      problems.length === 1
-        ? (problems[0] ?? '')
-        : `Please correct these fields: ${Object.entries(fields)
-            .map(([field, text]) => `${field}: ${text}`)
-            .join(' ')}`;
-    return sendError(reply, 400, message, fields);
+    const problem = validationProblem(
+      error.validation.map((issue) => ({ path: issue.instancePath, message: issue.message })),
+    );
+    return sendError(reply, 400, problem.message, problem.fields);
+  }
+
+  if (error instanceof HttpProblem) {
+    return sendError(reply, error.statusCode, error.message, error.fields);
   }
 
   const statusCode = error.statusCode ?? 500;

@@ -8,7 +8,7 @@ import { handleNotFound, sendError } from './error-replies.js';
 export const SPA_ROUTES = ['/', '/login', '/medibrief', '/call-section', '/register', '/:unicode'];
 
 /** First path segments that are never UniCodes, so `/api` is not mistaken for one. */
-const RESERVED_SEGMENTS = new Set(['api', 'platform', 'assets']);
+const RESERVED_SEGMENTS = new Set(['api', 'platform', 'assets', 'ws']);
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';

@@ -18,7 +18,7 @@ describe('GET /api/client-config and the talk collection (real server)', () => {
       productName: 'Riverside Clinic',
       talkHomeUrl: 'https://clinic.example/thanks',
       platformBaseUrl: `${server.baseUrl}/platform`,
-      platformPublicKey: null,
+      platformPublicKey: server.publicKey,
     });
   });
 

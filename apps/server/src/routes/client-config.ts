@@ -5,8 +5,8 @@ import type { AppApiDeps } from './deps.js';
 
 /**
  * `GET /api/client-config`: what the browser needs at run time. The platform URL is
- * built from the request, so it is right behind any host name the visitor used. There is
- * no public platform key to hand out yet (the platform API adds one).
+ * built from the request, so it is right behind any host name the visitor used; the public
+ * key may only start web calls.
  */
 export const clientConfigRoute: FastifyPluginAsyncZod<AppApiDeps> = async (app, deps) => {
   app.get('/client-config', async (request, reply) => {
@@ -18,7 +18,7 @@ export const clientConfigRoute: FastifyPluginAsyncZod<AppApiDeps> = async (app, 
         typeof productDocument?.title === 'string' ? productDocument.title : deps.config.product,
       talkHomeUrl: deps.config.talkHomeUrl,
       platformBaseUrl: `${request.protocol}://${request.host}/platform`,
-      platformPublicKey: null,
+      platformPublicKey: await deps.keys.webPublicKey(),
     };
     return reply.header('cache-control', 'no-cache').send(config);
   });

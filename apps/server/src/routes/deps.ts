@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
+import type { ApiKeyService } from '../platform/api-key-service.js';
 
 /** How many wrong access codes one client may try per window before it must wait. */
 export interface GuessLimit {
@@ -15,5 +16,7 @@ export interface AppApiDeps {
   /** Key for hashing access codes. */
   codeKey: Buffer;
   guessLimit: GuessLimit;
+  /** Hands the web app its public platform key. */
+  keys: ApiKeyService;
   now: () => Date;
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { getAssistantRequestSchema, type SessionObject } from '@talkbooth/protocol';
-import { findActiveCode } from '../db/repositories/access-codes.js';
+import { consumeAccessCodeUse, findActiveCode } from '../db/repositories/access-codes.js';
 import { sendError } from '../http/error-replies.js';
 import { humanDuration } from '../http/human-duration.js';
 import { hashAccessCode } from '../security/access-codes.js';
@@ -39,7 +39,8 @@ export const getAssistantRoute: FastifyPluginAsyncZod<AppApiDeps> = async (app, 
         hashAccessCode(request.body.unicode, deps.codeKey),
         deps.now(),
       );
-      if (match === undefined) {
+      // A code with a use limit spends one use per successful check.
+      if (match === undefined || !(await consumeAccessCodeUse(deps.db, match.codeId, deps.now()))) {
         await wrongGuesses(request);
         request.log.info('access code check: no active code matched');
         return [];

@@ -15,6 +15,7 @@ export const appApiRoutes: FastifyPluginAsyncZod<AppApiDeps> = async (app, optio
     config: options.config,
     codeKey: options.codeKey,
     guessLimit: options.guessLimit,
+    keys: options.keys,
     now: options.now,
   };
   for (const route of [

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import SQLite from 'better-sqlite3';
+import { PlatformClient } from '@talkbooth/platform-client';
 import { buildApp, type AppOptions, type TalkboothApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
@@ -23,6 +24,11 @@ export interface TestServer extends TalkboothApp {
   writeDb(): SQLite.Database;
   /** The key this server hashes access codes with. */
   codeKey: Buffer;
+  /** The platform keys created at this start (undefined when none was created). */
+  privateKey: string | undefined;
+  publicKey: string | undefined;
+  /** The typed platform client with this server's private key (or another token). */
+  client(token?: string): PlatformClient;
   /** POST a JSON body (or a raw string) and return status, headers and parsed body. */
   post(pathname: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
   get(pathname: string, headers?: Record<string, string>): Promise<TestResponse>;
@@ -85,6 +91,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
 
   const opened: SQLite.Database[] = [];
+  const keyOf = (kind: 'private' | 'public') =>
+    built.createdKeys.find((k) => k.record.kind === kind)?.key;
+  const privateKey = keyOf('private');
+  const publicKey = keyOf('public');
   return {
     ...built,
     baseUrl,
@@ -102,6 +112,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return db;
     },
     codeKey: accessCodeKey(loadMasterKey(config.secretKey, dataDir)),
+    privateKey,
+    publicKey,
+    client(token = privateKey ?? '') {
+      return new PlatformClient({ token, baseUrl: `${baseUrl}/platform` });
+    },
     post(pathname, body, headers = {}) {
       return request({
         pathname,

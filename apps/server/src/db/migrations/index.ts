@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import { initial } from './0001-initial.js';
+import { platform } from './0002-platform.js';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the built server
@@ -7,4 +8,5 @@ import { initial } from './0001-initial.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-platform': platform,
 };

@@ -60,7 +60,7 @@ export async function seedDemo(
       .executeTakeFirst();
     let keepId: string;
     if (existing === undefined) {
-      keepId = await insertAccessCode(
+      const inserted = await insertAccessCode(
         trx,
         {
           orgId: target.orgId,
@@ -70,6 +70,7 @@ export async function seedDemo(
         },
         options.now,
       );
+      keepId = inserted.id;
     } else {
       // The pinned code exists: the environment is the source of truth, so it is active.
       keepId = existing.id;

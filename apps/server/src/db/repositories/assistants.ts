@@ -1,0 +1,113 @@
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { AssistantDto } from '@talkbooth/protocol';
+import type { SecretBox } from '../../security/secret-box.js';
+import { applyListFilters, type ListFilters } from '../list-filters.js';
+import type { Database } from '../schema.js';
+import { packDocument, unpackDocument, type StoredDocument } from './documents.js';
+
+export const ASSISTANT_SECRET_PATHS = ['serverUrlSecret'] as const;
+export type StoredAssistant = StoredDocument<AssistantDto & Record<string, unknown>>;
+
+const context = (id: string) => `assistants:${id}`;
+const COLUMNS = ['id', 'org_id', 'data', 'secrets', 'created_at', 'updated_at'] as const;
+
+/** Assistants of one organisation; every query is scoped by `orgId`. */
+export class AssistantRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly box: SecretBox,
+  ) {}
+
+  async create(orgId: string, body: AssistantDto, now: Date): Promise<StoredAssistant> {
+    const id = crypto.randomUUID();
+    const at = now.toISOString();
+    await this.db
+      .insertInto('assistants')
+      .values({
+        id,
+        org_id: orgId,
+        name: body.name ?? '',
+        ...this.pack(id, body),
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    return this.unpack({
+      id,
+      org_id: orgId,
+      ...this.pack(id, body),
+      created_at: at,
+      updated_at: at,
+    });
+  }
+
+  async list(orgId: string, filters: ListFilters): Promise<StoredAssistant[]> {
+    const rows = await applyListFilters(
+      this.db.selectFrom('assistants').select(COLUMNS).where('org_id', '=', orgId),
+      filters,
+    ).execute();
+    return rows.map((row) => this.unpack(row));
+  }
+
+  async get(orgId: string, id: string): Promise<StoredAssistant | undefined> {
+    const row = await this.db
+      .selectFrom('assistants')
+      .select(COLUMNS)
+      .where('org_id', '=', orgId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row === undefined ? undefined : this.unpack(row);
+  }
+
+  async exists(orgId: string, id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('assistants')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Replaces the stored definition; undefined when there is no such assistant. */
+  async replace(
+    orgId: string,
+    id: string,
+    body: AssistantDto,
+    now: Date,
+  ): Promise<StoredAssistant | undefined> {
+    const at = now.toISOString();
+    const packed = this.pack(id, body);
+    const result = await this.db
+      .updateTable('assistants')
+      .set({ name: body.name ?? '', ...packed, updated_at: at })
+      .where('org_id', '=', orgId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return undefined;
+    return this.get(orgId, id);
+  }
+
+  async delete(orgId: string, id: string): Promise<StoredAssistant | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('assistants')
+        .select(COLUMNS)
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      await trx.deleteFrom('assistants').where('org_id', '=', orgId).where('id', '=', id).execute();
+      return this.unpack(row);
+    });
+  }
+
+  private pack(id: string, body: AssistantDto) {
+    return packDocument(this.box, body, ASSISTANT_SECRET_PATHS, context(id));
+  }
+
+  private unpack(row: Parameters<typeof unpackDocument>[1]): StoredAssistant {
+    return unpackDocument(this.box, row, context(row.id));
+  }
+}

@@ -1,0 +1,23 @@
+import type { Kysely } from 'kysely';
+import type { AssistantRepository } from '../db/repositories/assistants.js';
+import type { CallRepository } from '../db/repositories/calls.js';
+import type { CredentialRepository } from '../db/repositories/credentials.js';
+import type { PhoneNumberRepository } from '../db/repositories/phone-numbers.js';
+import type { Database } from '../db/schema.js';
+import type { ApiKeyService } from './api-key-service.js';
+
+/** What the platform routes need, handed over by the composition root. */
+export interface PlatformDeps {
+  db: Kysely<Database>;
+  keys: ApiKeyService;
+  assistants: AssistantRepository;
+  calls: CallRepository;
+  credentials: CredentialRepository;
+  phoneNumbers: PhoneNumberRepository;
+  /** Key for hashing access codes. */
+  codeKey: Buffer;
+  now: () => Date;
+}
+
+/** How long the token in a webCallUrl may wait to be used. */
+export const JOIN_TOKEN_TTL_MS = 60_000;

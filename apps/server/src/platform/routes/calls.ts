@@ -1,0 +1,113 @@
+import {
+  callListQuerySchema,
+  callSchema,
+  createPhoneCallSchema,
+  createWebCallSchema,
+  idParamsSchema,
+} from '@talkbooth/protocol';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { badReference, HttpProblem, notFound } from '../../http/problems.js';
+import { principalOf } from '../auth.js';
+import { JOIN_TOKEN_TTL_MS, type PlatformDeps } from '../deps.js';
+import { presentCall } from '../present.js';
+
+const tags = ['Calls'];
+
+/** Why a phone call could not be placed, as recorded on the call. */
+export const NO_TELEPHONY_REASON = 'telephony-not-configured';
+
+/**
+ * `/call`: list and read calls; create web calls (public keys allowed) and phone calls
+ * (recorded, then refused while no telephony provider is configured).
+ */
+export const callRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps) => {
+  const { assistants, calls, phoneNumbers, now } = deps;
+
+  app.get(
+    '/call',
+    { schema: { tags, querystring: callListQuerySchema, response: { 200: z.array(callSchema) } } },
+    async (request) => {
+      const found = await calls.list(principalOf(request).orgId, request.query);
+      return found.map(presentCall);
+    },
+  );
+
+  app.get(
+    '/call/:id',
+    { schema: { tags, params: idParamsSchema, response: { 200: callSchema } } },
+    async (request) => {
+      const found = await calls.get(principalOf(request).orgId, request.params.id);
+      if (found === undefined) throw notFound('call', request.params.id);
+      return presentCall(found);
+    },
+  );
+
+  app.post(
+    '/call/web',
+    {
+      config: { publicKey: true },
+      schema: { tags, body: createWebCallSchema, response: { 201: callSchema } },
+    },
+    async (request, reply) => {
+      const { orgId } = principalOf(request);
+      const { assistantId, ...rest } = request.body;
+      if (assistantId !== undefined && !(await assistants.exists(orgId, assistantId))) {
+        throw badReference(
+          'assistantId',
+          `There is no assistant with id ${assistantId} in your organisation.`,
+        );
+      }
+      const at = now();
+      const call = await calls.create(
+        orgId,
+        { type: 'webCall', status: 'queued', assistantId },
+        rest,
+        at,
+      );
+      const token = await calls.issueJoinToken(call.id, JOIN_TOKEN_TTL_MS, at);
+      const scheme = request.protocol === 'https' ? 'wss' : 'ws';
+      const webCallUrl = `${scheme}://${request.host}/ws/call/${call.id}?token=${token}`;
+      request.log.info({ callId: call.id, assistantId }, 'web call created');
+      return reply.code(201).send({ ...presentCall(call), webCallUrl });
+    },
+  );
+
+  app.post('/call/phone', { schema: { tags, body: createPhoneCallSchema } }, async (request) => {
+    const { orgId } = principalOf(request);
+    const { assistantId, ...rest } = request.body;
+    if (assistantId !== undefined && !(await assistants.exists(orgId, assistantId))) {
+      throw badReference(
+        'assistantId',
+        `There is no assistant with id ${assistantId} in your organisation.`,
+      );
+    }
+    if (
+      rest.phoneNumberId !== undefined &&
+      (await phoneNumbers.get(orgId, rest.phoneNumberId)) === undefined
+    ) {
+      throw badReference(
+        'phoneNumberId',
+        `There is no phone number with id ${rest.phoneNumberId} in your organisation.`,
+      );
+    }
+    const at = now();
+    const call = await calls.create(
+      orgId,
+      {
+        type: 'outboundPhoneCall',
+        status: 'ended',
+        assistantId,
+        endedReason: NO_TELEPHONY_REASON,
+        endedAt: at.toISOString(),
+      },
+      rest,
+      at,
+    );
+    request.log.info({ callId: call.id }, 'phone call refused: no telephony provider');
+    throw new HttpProblem(
+      400,
+      `Phone calls need a telephony provider, and none is configured on this server. The attempt is recorded as call ${call.id}.`,
+    );
+  });
+};

@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    name: '@talkbooth/platform-client',
+    environment: 'node',
+    include: ['src/**/*.test.ts'],
+  },
+});

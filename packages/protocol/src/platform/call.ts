@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { assistantDtoSchema } from './assistant.js';
+import { e164, listQuerySchema, metadataSchema, resourceFields } from './common.js';
+
+export const CALL_TYPES = ['webCall', 'inboundPhoneCall', 'outboundPhoneCall'] as const;
+export const CALL_STATUSES = ['queued', 'ringing', 'in-progress', 'forwarding', 'ended'] as const;
+
+/** Per-call changes to the assistant; `variableValues` fill `{{name}}` templates. */
+export const assistantOverridesSchema = assistantDtoSchema.extend({
+  variableValues: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const customerSchema = z.looseObject({
+  number: e164.optional(),
+  name: z.string().max(200).optional(),
+  extension: z.string().max(20).optional(),
+});
+
+const oneAssistant = (body: { assistantId?: string | undefined; assistant?: unknown }) =>
+  (body.assistantId !== undefined) !== (body.assistant !== undefined);
+const ASSISTANT_REQUIRED = {
+  error: 'Give either assistantId (a stored assistant) or assistant (an inline one), not both.',
+  path: ['assistantId'],
+};
+
+/** `POST /call/web`. */
+export const createWebCallSchema = z
+  .looseObject({
+    assistantId: z.string().min(1).optional(),
+    assistant: assistantDtoSchema.optional(),
+    assistantOverrides: assistantOverridesSchema.optional(),
+    metadata: metadataSchema.optional(),
+  })
+  .refine(oneAssistant, ASSISTANT_REQUIRED);
+export type CreateWebCall = z.input<typeof createWebCallSchema>;
+
+/** `POST /call/phone`. */
+export const createPhoneCallSchema = z
+  .looseObject({
+    assistantId: z.string().min(1).optional(),
+    assistant: assistantDtoSchema.optional(),
+    assistantOverrides: assistantOverridesSchema.optional(),
+    customerId: z.string().min(1).optional(),
+    customer: customerSchema.optional(),
+    phoneNumberId: z.string().min(1).optional(),
+    phoneNumber: z
+      .looseObject({ twilioPhoneNumber: e164.optional(), number: e164.optional() })
+      .optional(),
+    maxDurationSeconds: z.number().min(10).max(43_200).optional(),
+    metadata: metadataSchema.optional(),
+  })
+  .refine(oneAssistant, ASSISTANT_REQUIRED)
+  .refine((body) => body.customer !== undefined || body.customerId !== undefined, {
+    error: 'Give the customer to call (customer.number) or a customerId.',
+    path: ['customer'],
+  })
+  .refine((body) => body.phoneNumberId !== undefined || body.phoneNumber !== undefined, {
+    error: 'Give the number to call from: phoneNumberId or phoneNumber.',
+    path: ['phoneNumberId'],
+  });
+export type CreatePhoneCall = z.input<typeof createPhoneCallSchema>;
+
+export const callMessageSchema = z.looseObject({
+  role: z.string(),
+  message: z.string().optional(),
+  content: z.string().optional(),
+  time: z.number().optional(),
+  secondsFromStart: z.number().optional(),
+});
+
+/** A call as stored and answered. */
+export const callSchema = z.looseObject({
+  ...resourceFields,
+  type: z.enum(CALL_TYPES),
+  status: z.enum(CALL_STATUSES),
+  endedReason: z.string().optional(),
+  startedAt: z.string().optional(),
+  endedAt: z.string().optional(),
+  cost: z.number().optional(),
+  costBreakdown: z.record(z.string(), z.unknown()).optional(),
+  transcript: z.string().optional(),
+  recordingUrl: z.string().optional(),
+  summary: z.string().optional(),
+  messages: z.array(callMessageSchema).optional(),
+  webCallUrl: z.string().optional(),
+  assistantId: z.string().optional(),
+  assistant: assistantDtoSchema.optional(),
+  assistantOverrides: assistantOverridesSchema.optional(),
+  customer: customerSchema.optional(),
+  phoneNumberId: z.string().optional(),
+  metadata: metadataSchema.optional(),
+  maxDurationSeconds: z.number().optional(),
+});
+export type Call = z.infer<typeof callSchema>;
+
+export const callListQuerySchema = listQuerySchema.extend({
+  assistantId: z.string().min(1).optional(),
+});
+export type CallListQuery = z.input<typeof callListQuerySchema>;
