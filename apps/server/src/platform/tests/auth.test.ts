@@ -47,7 +47,7 @@ describe('platform API keys and access (typed client against the real server)', 
       headers: { authorization: 'Basic abc' },
     });
     expect(basic.status).toBe(401);
-    expect((await basic.json()).message).toBe(
+    expect(((await basic.json()) as { message: string }).message).toBe(
       'The Authorization header must read "Bearer <your key>".',
     );
 
@@ -112,7 +112,7 @@ describe('platform API keys and access (typed client against the real server)', 
     expect((await post('https://clinic.example')).status).toBe(201);
     const elsewhere = await post('https://evil.example');
     expect(elsewhere.status).toBe(403);
-    expect((await elsewhere.json()).message).toBe(
+    expect(((await elsewhere.json()) as { message: string }).message).toBe(
       'This public key only works from https://clinic.example; this request came from https://evil.example.',
     );
     expect((await post()).status).toBe(403);

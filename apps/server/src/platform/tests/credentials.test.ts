@@ -84,7 +84,10 @@ describe('credentials through the typed client (real server, real SQLite file)',
       apiKey: 'gsk_groq_secret_0123456789',
     });
     const fetched = await client.credential.get(created.id);
-    await client.credential.update(created.id, { ...fetched, name: 'renamed' } as CreateCredential);
+    await client.credential.update(created.id, {
+      ...fetched,
+      name: 'renamed',
+    } as unknown as CreateCredential);
     const stored = await withRepositories(server, ({ credentials }) =>
       credentials.get(created.orgId, created.id),
     );
