@@ -7,12 +7,16 @@ import {
 } from '@talkbooth/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { humanDuration } from '../../http/human-duration.js';
 import { badReference, HttpProblem, notFound } from '../../http/problems.js';
 import { principalOf } from '../auth.js';
 import { JOIN_TOKEN_TTL_MS, type PlatformDeps } from '../deps.js';
 import { presentCall } from '../present.js';
 
 const tags = ['Calls'];
+
+/** Web calls one client address may start per minute with the public key. */
+export const WEB_CALLS_PER_MINUTE = 30;
 
 /** Why a phone call could not be placed, as recorded on the call. */
 export const NO_TELEPHONY_REASON = 'telephony-not-configured';
@@ -46,7 +50,22 @@ export const callRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps)
   app.post(
     '/call/web',
     {
-      config: { publicKey: true },
+      config: {
+        publicKey: true,
+        // The public key sits in every visitor's browser: calls started with it are
+        // limited per client address. Private-key callers (your own servers) are not.
+        rateLimit: {
+          max: WEB_CALLS_PER_MINUTE,
+          timeWindow: 60_000,
+          hook: 'preHandler',
+          allowList: (request) => request.principal?.kind === 'private',
+          errorResponseBuilder: (_request, context) =>
+            new HttpProblem(
+              429,
+              `Too many calls started from your network. Try again in ${context.after}.`,
+            ),
+        },
+      },
       schema: { tags, body: createWebCallSchema, response: { 201: callSchema } },
     },
     async (request, reply) => {

@@ -5,6 +5,7 @@ import { loadMasterKey } from '../../security/master-key.js';
 import { SecretBox } from '../../security/secret-box.js';
 import { databaseText, failure } from '../../test-support/platform-failure.js';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
+import { WEB_CALLS_PER_MINUTE } from '../routes/calls.js';
 
 let server: TestServer;
 let demoAssistantId: string;
@@ -191,5 +192,19 @@ describe('calls through the typed client (real server, real SQLite file)', () =>
       phoneNumberId: 'There is no phone number with id nope in your organisation.',
     });
     expect((await client.call.list({ limit: 1000 })).length).toBe(before);
+  });
+
+  it('limits web calls started with the public key per client, not those started with the private key', async () => {
+    const publicClient = server.client(server.publicKey);
+    for (let i = 0; i < WEB_CALLS_PER_MINUTE; i += 1)
+      await publicClient.call.createWeb({ assistantId: demoAssistantId });
+    const limited = await failure(publicClient.call.createWeb({ assistantId: demoAssistantId }));
+    expect(limited.status).toBe(429);
+    expect(limited.apiError?.message).toMatch(
+      /^Too many calls started from your network\. Try again in (\d+ seconds?|1 minute)\.$/,
+    );
+    expect((await server.client().call.createWeb({ assistantId: demoAssistantId })).status).toBe(
+      'queued',
+    );
   });
 });
