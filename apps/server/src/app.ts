@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
 import { openDatabase } from './db/open-database.js';
 import { seedDemo, type DemoSeedReport } from './db/seed/seed-demo.js';
+import { limitBodyDepth } from './http/body-depth.js';
 import { BODY_LIMIT_BYTES, handleError, handleNotFound } from './http/error-replies.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
@@ -76,6 +77,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     app.setSerializerCompiler(serializerCompiler);
     app.setErrorHandler(handleError);
     app.setNotFoundHandler(handleNotFound);
+    app.addHook('preValidation', limitBodyDepth);
     app.addHook('onClose', async () => {
       await db.destroy();
     });

@@ -95,7 +95,7 @@ const envSchema = z.object({
           .map((origin) => origin.trim())
           .filter((origin) => origin !== ''),
       )
-      .refine((origins) => origins.every(isOrigin), {
+      .refine((origins) => origins.every((origin) => normaliseOrigin(origin) !== null), {
         error:
           'must be a comma-separated list of origins like https://clinic.example (scheme, host, optional port)',
       })
@@ -172,23 +172,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     platformPrivateKey: e.PLATFORM_PRIVATE_KEY,
     platformPublicKey: e.PLATFORM_PUBLIC_KEY,
-    platformAllowedOrigins: e.PLATFORM_ALLOWED_ORIGINS ?? [],
+    platformAllowedOrigins: (e.PLATFORM_ALLOWED_ORIGINS ?? []).map(
+      (origin) => normaliseOrigin(origin) ?? origin,
+    ),
   };
 }
 
 /** Variables whose values are never echoed back in a message. */
 const SECRET_VARIABLES = new Set(['SECRET_KEY', 'PLATFORM_PRIVATE_KEY', 'PLATFORM_PUBLIC_KEY']);
 
-/** `https://clinic.example` or `http://localhost:5173`: a scheme, a host and maybe a port. */
-export function isOrigin(text: string): boolean {
+/**
+ * An origin as browsers send it (`https://clinic.example`, `http://localhost:5173`), or
+ * null for anything that is not one. A trailing slash is dropped; a path is refused.
+ */
+export function normaliseOrigin(text: string): string | null {
   try {
     const url = new URL(text);
-    return (
-      (url.protocol === 'http:' || url.protocol === 'https:') &&
-      url.origin === text.replace(/\/$/, '')
-    );
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    return url.origin === text.replace(/\/$/, '') ? url.origin : null;
   } catch {
-    return false;
+    return null;
   }
 }
 

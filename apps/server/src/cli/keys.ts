@@ -1,9 +1,9 @@
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig, normaliseOrigin } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { openDatabase } from '../db/open-database.js';
 import { ApiKeyService } from '../platform/api-key-service.js';
-import { isOrigin } from '../config.js';
 import { loadMasterKey } from '../security/master-key.js';
 import { SecretBox } from '../security/secret-box.js';
 
@@ -36,6 +36,12 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const config = loadConfig(process.env);
+  const databaseFile = config.databaseUrl.slice('sqlite:'.length);
+  if (databaseFile !== ':memory:' && !fs.existsSync(databaseFile)) {
+    throw new UsageError(
+      `There is no database at ${databaseFile} yet. Start the server once (npm start), then manage keys.`,
+    );
+  }
   const db = openDatabase(config.databaseUrl);
   try {
     await migrateToLatest(db);
@@ -74,11 +80,12 @@ async function main(argv: string[]): Promise<number> {
       case 'create': {
         if (values.kind !== 'private' && values.kind !== 'public')
           throw new UsageError('Give --kind private or --kind public.');
-        const origins = (values.origins ?? '')
+        const given = (values.origins ?? '')
           .split(',')
           .map((o) => o.trim())
           .filter((o) => o !== '');
-        const bad = origins.filter((origin) => !isOrigin(origin));
+        const bad = given.filter((origin) => normaliseOrigin(origin) === null);
+        const origins = given.map((origin) => normaliseOrigin(origin) ?? origin);
         if (bad.length > 0)
           throw new UsageError(`Not an origin (scheme://host[:port]): ${bad.join(', ')}`);
         if (origins.length > 0 && values.kind !== 'public')

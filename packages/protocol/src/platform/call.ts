@@ -16,6 +16,32 @@ export const customerSchema = z.looseObject({
   extension: z.string().max(20).optional(),
 });
 
+export const callMessageSchema = z.looseObject({
+  role: z.string(),
+  message: z.string().optional(),
+  content: z.string().optional(),
+  time: z.number().optional(),
+  secondsFromStart: z.number().optional(),
+});
+
+/**
+ * The fields of a call document, typed alike in requests and answers: whatever a client
+ * may send is stored, and whatever is stored can be answered.
+ */
+const callDocumentFields = {
+  assistant: assistantDtoSchema.optional(),
+  assistantOverrides: assistantOverridesSchema.optional(),
+  customer: customerSchema.optional(),
+  phoneNumberId: z.string().min(1).optional(),
+  metadata: metadataSchema.optional(),
+  maxDurationSeconds: z.number().min(10).max(43_200).optional(),
+  costBreakdown: z.record(z.string(), z.unknown()).optional(),
+  transcript: z.string().optional(),
+  recordingUrl: z.string().optional(),
+  summary: z.string().optional(),
+  messages: z.array(callMessageSchema).optional(),
+};
+
 const oneAssistant = (body: { assistantId?: string | undefined; assistant?: unknown }) =>
   (body.assistantId !== undefined) !== (body.assistant !== undefined);
 const ASSISTANT_REQUIRED = {
@@ -26,10 +52,8 @@ const ASSISTANT_REQUIRED = {
 /** `POST /call/web`. */
 export const createWebCallSchema = z
   .looseObject({
+    ...callDocumentFields,
     assistantId: z.string().min(1).optional(),
-    assistant: assistantDtoSchema.optional(),
-    assistantOverrides: assistantOverridesSchema.optional(),
-    metadata: metadataSchema.optional(),
   })
   .refine(oneAssistant, ASSISTANT_REQUIRED);
 export type CreateWebCall = z.input<typeof createWebCallSchema>;
@@ -37,17 +61,12 @@ export type CreateWebCall = z.input<typeof createWebCallSchema>;
 /** `POST /call/phone`. */
 export const createPhoneCallSchema = z
   .looseObject({
+    ...callDocumentFields,
     assistantId: z.string().min(1).optional(),
-    assistant: assistantDtoSchema.optional(),
-    assistantOverrides: assistantOverridesSchema.optional(),
     customerId: z.string().min(1).optional(),
-    customer: customerSchema.optional(),
-    phoneNumberId: z.string().min(1).optional(),
     phoneNumber: z
       .looseObject({ twilioPhoneNumber: e164.optional(), number: e164.optional() })
       .optional(),
-    maxDurationSeconds: z.number().min(10).max(43_200).optional(),
-    metadata: metadataSchema.optional(),
   })
   .refine(oneAssistant, ASSISTANT_REQUIRED)
   .refine((body) => body.customer !== undefined || body.customerId !== undefined, {
@@ -60,36 +79,20 @@ export const createPhoneCallSchema = z
   });
 export type CreatePhoneCall = z.input<typeof createPhoneCallSchema>;
 
-export const callMessageSchema = z.looseObject({
-  role: z.string(),
-  message: z.string().optional(),
-  content: z.string().optional(),
-  time: z.number().optional(),
-  secondsFromStart: z.number().optional(),
-});
-
 /** A call as stored and answered. */
 export const callSchema = z.looseObject({
   ...resourceFields,
+  ...callDocumentFields,
   type: z.enum(CALL_TYPES),
   status: z.enum(CALL_STATUSES),
   endedReason: z.string().optional(),
   startedAt: z.string().optional(),
   endedAt: z.string().optional(),
   cost: z.number().optional(),
-  costBreakdown: z.record(z.string(), z.unknown()).optional(),
-  transcript: z.string().optional(),
-  recordingUrl: z.string().optional(),
-  summary: z.string().optional(),
-  messages: z.array(callMessageSchema).optional(),
   webCallUrl: z.string().optional(),
   assistantId: z.string().optional(),
-  assistant: assistantDtoSchema.optional(),
-  assistantOverrides: assistantOverridesSchema.optional(),
-  customer: customerSchema.optional(),
-  phoneNumberId: z.string().optional(),
-  metadata: metadataSchema.optional(),
-  maxDurationSeconds: z.number().optional(),
+  customerId: z.string().optional(),
+  phoneNumber: z.record(z.string(), z.unknown()).optional(),
 });
 export type Call = z.infer<typeof callSchema>;
 

@@ -7,11 +7,9 @@ export const isoDateTime = z.iso.datetime({
 });
 
 /** A phone number in E.164 form: `+` and up to 15 digits, no spaces. */
-export const e164 = z
-  .string()
-  .regex(/^\+[1-9]\d{6,14}$/, {
-    error: 'Use the E.164 form: + and 7 to 15 digits, like +14155550123.',
-  });
+export const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, {
+  error: 'Use the E.164 form: + and 7 to 15 digits, like +14155550123.',
+});
 
 /** Free-form key/value data kept as given. */
 export const metadataSchema = z.record(z.string(), z.unknown());

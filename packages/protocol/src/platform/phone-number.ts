@@ -3,6 +3,12 @@ import { e164, resourceFields } from './common.js';
 
 const name = z.string().max(200).optional();
 const assistantId = z.string().min(1).optional();
+/** Typed alike on import and in answers, so whatever is imported can be answered. */
+const serverFields = {
+  serverUrl: z.url({ error: 'serverUrl must be an http(s) URL.' }).optional(),
+  /** Write-only: stored encrypted, answered masked. */
+  serverUrlSecret: z.string().optional(),
+};
 
 /** `POST /phone-number/buy`. */
 export const buyPhoneNumberSchema = z.looseObject({
@@ -15,14 +21,13 @@ export type BuyPhoneNumber = z.input<typeof buyPhoneNumberSchema>;
 /** `POST /phone-number/import/twilio`: the auth token becomes a stored credential. */
 export const importTwilioSchema = z.looseObject({
   twilioPhoneNumber: e164,
-  twilioAccountSid: z
-    .string()
-    .regex(/^AC[0-9a-fA-F]{32}$/, {
-      error: 'A Twilio account SID is AC followed by 32 hex digits.',
-    }),
+  twilioAccountSid: z.string().regex(/^AC[0-9a-fA-F]{32}$/, {
+    error: 'A Twilio account SID is AC followed by 32 hex digits.',
+  }),
   twilioAuthToken: z.string().min(1, { error: 'Give the Twilio auth token.' }),
   name,
   assistantId,
+  ...serverFields,
 });
 export type ImportTwilio = z.input<typeof importTwilioSchema>;
 
@@ -30,8 +35,10 @@ export type ImportTwilio = z.input<typeof importTwilioSchema>;
 export const importVonageSchema = z.looseObject({
   vonagePhoneNumber: e164,
   credentialId: z.string().min(1, { error: 'Give the id of a vonage credential.' }),
+  twilioAccountSid: z.never({ error: 'Only Twilio numbers have a twilioAccountSid.' }).optional(),
   name,
   assistantId,
+  ...serverFields,
 });
 export type ImportVonage = z.input<typeof importVonageSchema>;
 

@@ -29,7 +29,8 @@ export type StoredCall = Call;
 export type JoinTokenProblem = 'unknown' | 'used' | 'expired';
 
 const context = (id: string) => `calls:${id}`;
-const COLUMN_KEYS = [
+/** Keys the server owns: kept in columns, or (webCallUrl) only ever in the create answer. */
+const SERVER_OWNED_KEYS: readonly string[] = [
   'type',
   'status',
   'assistantId',
@@ -37,7 +38,8 @@ const COLUMN_KEYS = [
   'startedAt',
   'endedAt',
   'cost',
-] as const;
+  'webCallUrl',
+];
 
 /** Calls of one organisation, and the single-use tokens that let a browser join a web call. */
 export class CallRepository {
@@ -58,7 +60,7 @@ export class CallRepository {
       id,
       org_id: orgId,
       ...toColumns(columns),
-      ...packDocument(this.box, withoutColumnKeys(body), CALL_SECRET_PATHS, context(id)),
+      ...packDocument(this.box, withoutServerOwnedKeys(body), CALL_SECRET_PATHS, context(id)),
       created_at: at,
       updated_at: at,
     };
@@ -190,8 +192,8 @@ function toColumns(columns: CallColumns) {
   };
 }
 
-function withoutColumnKeys(body: Record<string, unknown>): Record<string, unknown> {
+function withoutServerOwnedKeys(body: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(body).filter(([key]) => !(COLUMN_KEYS as readonly string[]).includes(key)),
+    Object.entries(body).filter(([key]) => !SERVER_OWNED_KEYS.includes(key)),
   );
 }

@@ -62,7 +62,7 @@ export const callRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps)
           errorResponseBuilder: (_request, context) =>
             new HttpProblem(
               429,
-              `Too many calls started from your network. Try again in ${context.after}.`,
+              `Too many calls started from your network. Try again in ${humanDuration(context.ttl / 1000)}.`,
             ),
         },
       },
