@@ -13,9 +13,11 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-function startMain(env: Record<string, string>) {
+function startMain(
+  env: Record<string, string>,
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-main-')),
+) {
   if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-main-'));
   const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -37,7 +39,7 @@ function startMain(env: Record<string, string>) {
     }
     throw new Error(`no ${pattern} in output:\n${stdout}\n${stderr}`);
   };
-  return { child, exited, output, waitFor };
+  return { child, exited, output, waitFor, dataDir };
 }
 
 describe('the server entry point (built, as `npm start` runs it)', () => {
@@ -57,8 +59,27 @@ describe('the server entry point (built, as `npm start` runs it)', () => {
     });
     expect(await response.json()).toMatchObject({ assistantName: 'Riverside Clinic front desk' });
 
+    // First start: both platform keys are printed once, and they work.
+    const [, privateKey] = await server.waitFor(/private\s+(tb_private_\S+)/);
+    const [, publicKey] = await server.waitFor(/public\s+(tb_public_\S+)/);
+    const assistants = await fetch(`http://127.0.0.1:${url.port}/platform/assistant`, {
+      headers: { authorization: `Bearer ${privateKey}` },
+    });
+    expect(assistants.status).toBe(200);
+    const config = (await (
+      await fetch(`http://127.0.0.1:${url.port}/api/client-config`)
+    ).json()) as {
+      platformPublicKey: string;
+    };
+    expect(config.platformPublicKey).toBe(publicKey);
+
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
+
+    // The next start on the same data prints no keys: they were shown once.
+    const again = startMain({}, server.dataDir);
+    await again.waitFor(/Open the demo:/);
+    expect(again.output().stdout).not.toMatch(/tb_(private|public)_/);
   });
 
   it('refuses to start with a bad setting and says which one and why', async () => {

@@ -52,6 +52,21 @@ describe('error answers (real server)', () => {
     expect(apiErrorSchema.parse(response.json).message).toMatch(/body is empty/);
   });
 
+  it('refuses bodies nested more than 64 levels deep, and writes nothing', async () => {
+    const before = count('feedback');
+    const deep = `{"message":"hi","extra":${'['.repeat(65)}${']'.repeat(65)}}`;
+    const response = await server.post('/api/feedback', deep);
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'The request body is nested more than 64 levels deep. Flatten it.',
+    });
+    expect(count('feedback')).toBe(before);
+    const fine = `{"message":"hi","extra":${'['.repeat(60)}${']'.repeat(60)}}`;
+    expect((await server.post('/api/feedback', fine)).status).toBe(201);
+  });
+
   it('rejects prototype pollution attempts as bad input', async () => {
     const response = await server.post(
       '/api/feedback',
