@@ -25,11 +25,7 @@ export class AssistantResource {
   }
 
   /** `PATCH /assistant/{id}`: a JSON merge patch (nested objects merge, `null` removes). */
-  async update(
-    id: string,
-    patch: AssistantPatch,
-    options?: RequestOptions,
-  ): Promise<Assistant> {
+  async update(id: string, patch: AssistantPatch, options?: RequestOptions): Promise<Assistant> {
     return this.#http.request({
       method: 'PATCH',
       path: idPath('/assistant', id),
