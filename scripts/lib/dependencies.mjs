@@ -10,6 +10,7 @@ const MANIFESTS = [
   'package-lock.json',
   'packages/protocol/package.json',
   'packages/platform-client/package.json',
+  'packages/voice/package.json',
   'apps/server/package.json',
   'apps/web/package.json',
 ];

@@ -69,12 +69,16 @@ export const knowledgeEntrySchema = z.looseObject({
   urgent: z.boolean().optional(),
 });
 
+export type KnowledgeEntry = z.infer<typeof knowledgeEntrySchema>;
+
 /** The pre-visit brief the local reply engine takes. */
 export const intakeSchema = z.looseObject({
   trigger: z.array(z.string().min(1)).optional(),
   questions: z.array(z.looseObject({ id: z.string().min(1), ask: z.string().min(1) })),
   closing: z.string().optional(),
 });
+
+export type Intake = z.infer<typeof intakeSchema>;
 
 export const modelSchema = z.looseObject({
   provider: providerOf('model', MODEL_PROVIDERS),

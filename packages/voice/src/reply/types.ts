@@ -1,0 +1,35 @@
+/**
+ * Replies: what the assistant says. Engines stream text so speech can start with the first
+ * sentence; the session speaks sentence by sentence.
+ */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export type ReplyEvent =
+  /** More of the reply's text. */
+  | { type: 'text'; text: string }
+  /** End the call once everything said so far has been spoken. */
+  | { type: 'end-call' };
+
+export interface ReplyEngine {
+  /** The provider that actually runs, for the call record (`local`, `openai`, `custom-llm`). */
+  readonly provider: string;
+  /** The first thing the assistant says (`firstMessage` with variables filled), if anything. */
+  greeting(): string | null;
+  /**
+   * The reply to what the caller just said. `history` is the conversation so far, the
+   * caller's new message last. Stops early when `signal` aborts (barge-in, hang-up).
+   */
+  reply(history: readonly ChatMessage[], signal: AbortSignal): AsyncIterable<ReplyEvent>;
+  /** What the call produced, for the call record, once it is over. */
+  conclude(history: readonly ChatMessage[]): CallConclusion;
+}
+
+export interface CallConclusion {
+  /** A short summary of the call for the record. */
+  summary: string;
+  /** Structured results, e.g. the pre-visit brief by question id. */
+  structuredData?: Record<string, unknown>;
+}

@@ -1,0 +1,36 @@
+/**
+ * Speech recognition. A recogniser is prepared once per assistant (with its domain
+ * language model) and opens one stream per caller utterance; audio is pushed while the
+ * caller speaks, so the final result is ready moments after they stop.
+ */
+export interface RecognitionResult {
+  text: string;
+  /** Which search produced it: the assistant's domain model or the general fallback. */
+  model: 'domain' | 'general';
+}
+
+export interface RecognitionStream {
+  /** Feeds one 20 ms frame (16 kHz, 320 samples). */
+  push(frame: Int16Array): void;
+  /** The best hypothesis so far ('' when nothing yet). */
+  partial(): string;
+  /** Ends the utterance and answers the final hypothesis. The stream is done afterwards. */
+  finish(): RecognitionResult;
+  /** Drops the utterance (for example when the call ends mid-sentence). */
+  cancel(): void;
+}
+
+export interface SpeechRecognizer {
+  /** The provider that actually runs, for the call record (e.g. `pocketsphinx`). */
+  readonly provider: string;
+  open(): RecognitionStream;
+  dispose(): void;
+}
+
+/** What the domain language model is built from. */
+export interface DomainVocabulary {
+  /** Sentences the caller is likely to say (knowledge-base questions, intake answers…). */
+  sentences: string[];
+  /** Extra words or phrases to favour (`transcriber.keywords`, without boosts). */
+  keywords: string[];
+}
