@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npm start`: install what is missing, build, then run the server, which migrates the
+// `npm start`: install what is missing (npm packages, the Debian speech packages), build, then run the server, which migrates the
 // database, seeds the demo on first run and serves the app.
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from './lib/build.mjs';
+import { ensureDebianPackages, SPEECH_PACKAGES } from './lib/debian-packages.mjs';
 import { ensureDependencies } from './lib/dependencies.mjs';
 import { checkNodeVersion, step, StepError } from './lib/run.mjs';
 
@@ -11,6 +12,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 try {
   checkNodeVersion();
+  await ensureDebianPackages(SPEECH_PACKAGES, 'The offline speech recogniser');
   await ensureDependencies(root);
   await build(root);
   step('Starting the server');

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import websocket from '@fastify/websocket';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -12,6 +14,9 @@ import { BODY_LIMIT_BYTES, handleError, handleNotFound } from './http/error-repl
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
 import { createLogger } from './logger.js';
+import { registerCallSocket } from './calls/call-socket.js';
+import { LiveCalls } from './calls/live-calls.js';
+import { VoiceEngines } from './calls/voice-engines.js';
 import type { GuessLimit } from './routes/deps.js';
 import { appApiRoutes } from './routes/index.js';
 import { accessCodeKey } from './security/access-codes.js';
@@ -65,6 +70,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const box = new SecretBox(masterKey);
     const demo = await seedDemo(db, { pinnedCode: config.demoUnicode, codeKey, now: now() });
     const keys = new ApiKeyService(db, box, config);
+    const assistants = new AssistantRepository(db, box);
+    const calls = new CallRepository(db, box);
+    const credentials = new CredentialRepository(db, box);
     const createdKeys = await keys.provision(now());
 
     const app = Fastify({
@@ -100,11 +108,33 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       keys,
       codeKey,
       now,
-      assistants: new AssistantRepository(db, box),
-      calls: new CallRepository(db, box),
-      credentials: new CredentialRepository(db, box),
+      assistants,
+      calls,
+      credentials,
       phoneNumbers: new PhoneNumberRepository(db, box),
+      recordingsDir: path.join(config.dataDir, 'recordings'),
     });
+    const engines = new VoiceEngines(path.join(config.dataDir, 'models'));
+    const live = new LiveCalls();
+    // Before the socket plugin's own preClose closes every socket: end live calls properly
+    // (each client told why, each record written) first.
+    app.addHook('preClose', async () => {
+      await live.endAll('server-shutdown');
+    });
+    app.addHook('onClose', async () => {
+      await engines.dispose();
+    });
+    await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+    registerCallSocket(app, {
+      calls,
+      assistants,
+      credentials,
+      engines,
+      live,
+      recordingsDir: path.join(config.dataDir, 'recordings'),
+      now,
+    });
+
     await registerWebApp(app, options.webRoot ?? DEFAULT_WEB_ROOT);
     return { app, demo, createdKeys, migrations };
   } catch (error) {

@@ -1,3 +1,4 @@
 export * from './errors.js';
 export * from './app-api.js';
 export * from './platform/index.js';
+export * from './web-call.js';

@@ -1,1 +1,10 @@
-export * from './audio/format.js';
+export * from './audio/index.js';
+export * from './vad/index.js';
+export * from './denoise/index.js';
+export * from './tts/index.js';
+export * from './stt/index.js';
+export * from './reply/index.js';
+export * from './assistant/effective-assistant.js';
+export * from './assistant/vocabulary.js';
+export * from './session/call-session.js';
+export type * from './session/types.js';

@@ -16,6 +16,8 @@ export interface PlatformDeps {
   phoneNumbers: PhoneNumberRepository;
   /** Key for hashing access codes. */
   codeKey: Buffer;
+  /** Where call recordings are stored (`<call id>.wav`). */
+  recordingsDir: string;
   now: () => Date;
 }
 

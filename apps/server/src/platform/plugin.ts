@@ -23,6 +23,7 @@ export const platformApi: FastifyPluginAsync<PlatformDeps> = async (app, options
     credentials: options.credentials,
     phoneNumbers: options.phoneNumbers,
     codeKey: options.codeKey,
+    recordingsDir: options.recordingsDir,
     now: options.now,
   };
 

@@ -25,6 +25,11 @@ export interface ReplyEngine {
   reply(history: readonly ChatMessage[], signal: AbortSignal): AsyncIterable<ReplyEvent>;
   /** What the call produced, for the call record, once it is over. */
   conclude(history: readonly ChatMessage[]): CallConclusion;
+  /**
+   * Optional: true when `text` (the caller's words so far) is already a complete turn,
+   * so the session may end the turn after a shorter silence.
+   */
+  isComplete?(text: string): boolean;
 }
 
 export interface CallConclusion {

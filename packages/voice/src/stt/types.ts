@@ -33,4 +33,10 @@ export interface DomainVocabulary {
   sentences: string[];
   /** Extra words or phrases to favour (`transcriber.keywords`, without boosts). */
   keywords: string[];
+  /**
+   * Questions the assistant asks the caller (intake questions…): the caller's likely
+   * answers to them ("do you have any allergies" → "no i do not have any allergies") are
+   * added to the model. Optional.
+   */
+  assistantQuestions?: string[];
 }

@@ -89,6 +89,48 @@ export class CallRepository {
     return row === undefined ? undefined : this.unpack(row);
   }
 
+  /** A call by id alone: for the call socket, whose single-use token stands for the org. */
+  async getById(id: string): Promise<StoredCall | undefined> {
+    const row = await this.db
+      .selectFrom('calls')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row === undefined ? undefined : this.unpack(row);
+  }
+
+  /**
+   * Writes a live call's progress: column fields (status, times, reason) and top-level
+   * document fields (messages, transcript…), replacing the keys given. One writer per
+   * call (its session), so read-modify-write in a transaction is enough.
+   */
+  async update(
+    id: string,
+    columns: Partial<CallColumns>,
+    fields: Record<string, unknown>,
+    now: Date,
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('calls')
+        .select('data')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (row === undefined) return;
+      const data = {
+        ...(JSON.parse(row.data) as Record<string, unknown>),
+        ...withoutServerOwnedKeys(fields),
+      };
+      const set: Partial<CallTable> = { data: JSON.stringify(data), updated_at: now.toISOString() };
+      if (columns.status !== undefined) set.status = columns.status;
+      if (columns.startedAt !== undefined) set.started_at = columns.startedAt;
+      if (columns.endedAt !== undefined) set.ended_at = columns.endedAt;
+      if (columns.endedReason !== undefined) set.ended_reason = columns.endedReason;
+      if (columns.cost !== undefined) set.cost = columns.cost;
+      await trx.updateTable('calls').set(set).where('id', '=', id).execute();
+    });
+  }
+
   /** Calls created in [start, end), oldest first: the input of the metrics. */
   async createdBetween(orgId: string, start: Date, end: Date): Promise<StoredCall[]> {
     const rows = await this.db

@@ -74,6 +74,20 @@ export class CredentialRepository {
     return result.numUpdatedRows === 0n ? undefined : this.get(orgId, id);
   }
 
+  /** The newest credential of each provider: what a call uses to reach hosted providers. */
+  async newestByProvider(orgId: string): Promise<StoredCredential[]> {
+    const rows = await this.db
+      .selectFrom('credentials')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .orderBy('created_at', 'desc')
+      .execute();
+    const seen = new Set<string>();
+    return rows
+      .filter((row) => !seen.has(row.provider) && seen.add(row.provider))
+      .map((row) => this.unpack(row));
+  }
+
   /** The phone numbers that use a credential (a credential in use cannot be deleted). */
   async usedBy(orgId: string, id: string): Promise<string[]> {
     const rows = await this.db

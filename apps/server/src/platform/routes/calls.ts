@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import {
   callListQuerySchema,
   callSchema,
@@ -44,6 +46,26 @@ export const callRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps)
       const found = await calls.get(principalOf(request).orgId, request.params.id);
       if (found === undefined) throw notFound('call', request.params.id);
       return presentCall(found);
+    },
+  );
+
+  app.get(
+    '/call/:id/recording',
+    { schema: { tags, params: idParamsSchema } },
+    async (request, reply) => {
+      const call = await calls.get(principalOf(request).orgId, request.params.id);
+      if (call === undefined) throw notFound('call', request.params.id);
+      const file = path.join(deps.recordingsDir, `${call.id}.wav`);
+      if (call.recordingUrl === undefined || !fs.existsSync(file)) {
+        throw new HttpProblem(
+          404,
+          `Call ${call.id} has no recording (recording is off, or the call has not ended yet).`,
+        );
+      }
+      return reply
+        .type('audio/wav')
+        .header('cache-control', 'private, no-store')
+        .send(fs.createReadStream(file));
     },
   );
 

@@ -1,0 +1,33 @@
+import type { EndedReason } from '@talkbooth/voice';
+
+/** A call in progress, as the server sees it at shutdown. */
+export interface LiveCall {
+  /** Ends the call now, telling the client why. */
+  end(reason: EndedReason): Promise<void>;
+  /** Resolves once everything the call wrote to its record is stored. */
+  settled(): Promise<void>;
+}
+
+/** The calls this process is serving, so a shutdown can end each one properly. */
+export class LiveCalls {
+  private readonly calls = new Map<string, LiveCall>();
+
+  add(id: string, call: LiveCall): void {
+    this.calls.set(id, call);
+  }
+
+  remove(id: string): void {
+    this.calls.delete(id);
+  }
+
+  get size(): number {
+    return this.calls.size;
+  }
+
+  /** Ends every live call with `reason` and waits until their records are written. */
+  async endAll(reason: EndedReason): Promise<void> {
+    const calls = [...this.calls.values()];
+    await Promise.all(calls.map((call) => call.end(reason)));
+    await Promise.all(calls.map((call) => call.settled()));
+  }
+}

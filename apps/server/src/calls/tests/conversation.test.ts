@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import demo from '../../db/seed/demo-clinic.json' with { type: 'json' };
+import { spokenLine } from '../../test-support/speech-audio.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
+import {
+  BOOTH_OVERRIDES,
+  demoAssistantId,
+  endedRecord,
+  startCall,
+  untilAssistantStops,
+} from '../../test-support/calls.js';
+
+// Real-time calls: each test holds a conversation of many seconds.
+vi.setConfig({ testTimeout: 120_000 });
+
+/**
+ * A real spoken conversation with the demo clinic over the web-call socket: eSpeak lines
+ * with a noise floor go in, in real time; the embedded engine recognises, answers and
+ * speaks; the call record fills in as it goes.
+ */
+let server: TestServer;
+let assistantId: string;
+beforeAll(async () => {
+  server = await startTestServer();
+  assistantId = await demoAssistantId(server);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const answerOf = (id: string) => demo.knowledgeBase.find((entry) => entry.id === id)!.answer;
+/** The first few words of an answer, enough to know it was that answer. */
+const opening = (text: string) => text.split(' ').slice(0, 5).join(' ');
+
+describe('a live conversation with the demo clinic (real server, real engines, real-time audio)', () => {
+  it('greets the caller by name through the booth settings, with the hosted transcriber falling back', async () => {
+    const { call, client } = await startCall(server, {
+      assistantId,
+      assistantOverrides: BOOTH_OVERRIDES,
+    });
+    const format = client.find('audio-format');
+    expect(format).toMatchObject({
+      encoding: 'pcm_s16le',
+      channels: 1,
+      sampleRate: expect.any(Number),
+    });
+    expect(client.messages[0]!.message).toMatchObject({ type: 'audio-format' });
+    const greeting = await client.heard('Hello Sam,');
+    expect(greeting).not.toContain('{{');
+    await untilAssistantStops(client, 0);
+    expect(client.audioMs()).toBeGreaterThan(3000);
+
+    const live = await server.client().call.get(call.id);
+    expect(live).toMatchObject({
+      status: 'in-progress',
+      startedAt: expect.any(String),
+      providers: {
+        transcriber: {
+          requested: 'deepgram',
+          used: 'pocketsphinx',
+          reason: expect.stringContaining('deepgram'),
+        },
+        model: { requested: 'local', used: 'local' },
+        voice: { used: 'espeak' },
+      },
+    });
+    expect((live.messages ?? [])[0]).toMatchObject({
+      role: 'bot',
+      message: expect.stringContaining('Hello Sam'),
+    });
+    await client.close();
+    expect((await endedRecord(server, call.id)).endedReason).toBe('customer-ended-call');
+  });
+
+  it('answers questions of its knowledge base, and records each turn with its latency', async () => {
+    const { call, client } = await startCall(server, {
+      assistantId,
+      assistantOverrides: BOOTH_OVERRIDES,
+    });
+    await client.heard('Hello Sam,');
+    await untilAssistantStops(client, 0);
+    const questions: [string, string][] = [
+      ['what are your opening hours', 'hours'],
+      ['where is the pharmacy', 'pharmacy'],
+      ['do you offer flu shots', 'vaccines'],
+    ];
+    for (const [question, entry] of questions) {
+      const from = client.messages.length;
+      await client.speak(await spokenLine(question));
+      const final = await client.waitFor(
+        () =>
+          client.find('transcript', (m) => m.role === 'user' && m.transcriptType === 'final', from)
+            ?.transcript,
+        10_000,
+        `the final transcript of "${question}"`,
+      );
+      expect(final).toBeTruthy();
+      await client.heard(opening(answerOf(entry)), from);
+      await untilAssistantStops(client, from);
+    }
+    const record = await server.client().call.get(call.id);
+    const roles = (record.messages ?? []).map((m) => m.role);
+    expect(roles).toEqual(['bot', 'user', 'bot', 'user', 'bot', 'user', 'bot']);
+    expect(record.transcript).toContain('User: ');
+    expect(record.transcript).toContain(`AI: ${answerOf('pharmacy')}`);
+    const turns =
+      (record as { latency?: { turns: Record<string, number>[] } }).latency?.turns ?? [];
+    expect(turns).toHaveLength(3);
+    for (const turn of turns) {
+      expect(turn).toMatchObject({
+        endOfSpeechDelayMs: expect.any(Number),
+        recognitionMs: expect.any(Number),
+        firstTextMs: expect.any(Number),
+        firstAudioMs: expect.any(Number),
+        voiceToVoiceMs: expect.any(Number),
+      });
+      expect(turn.voiceToVoiceMs).toBeGreaterThanOrEqual(turn.endOfSpeechDelayMs!);
+    }
+    await client.close();
+  });
+
+  it('takes the pre-visit brief, reads it back and confirms it', async () => {
+    const { call, client } = await startCall(server, {
+      assistantId,
+      assistantOverrides: BOOTH_OVERRIDES,
+    });
+    await client.heard('Hello Sam,');
+    const lines = [
+      ['i would like to give a brief', demo.intake.questions[0]!.ask],
+      ['i have a bad cough and a sore throat', demo.intake.questions[1]!.ask],
+      ['about three days', demo.intake.questions[2]!.ask],
+      ['no i am not taking anything', demo.intake.questions[3]!.ask],
+      ['i am allergic to penicillin', 'Is that right'],
+      ['yes', 'written a short brief for the doctor'],
+    ] as const;
+    await untilAssistantStops(client, 0);
+    for (const [line, expected] of lines) {
+      const from = client.messages.length;
+      await client.speak(await spokenLine(line));
+      await client.heard(expected, from, 20_000);
+      await untilAssistantStops(client, from);
+    }
+    await client.close();
+    const record = await endedRecord(server, call.id);
+    const analysis = (
+      record as {
+        analysis?: { structuredData?: { brief?: Record<string, string>; confirmed?: boolean } };
+      }
+    ).analysis;
+    expect(analysis?.structuredData?.confirmed).toBe(true);
+    expect(Object.keys(analysis?.structuredData?.brief ?? {}).sort()).toEqual([
+      'allergies',
+      'duration',
+      'medications',
+      'reason',
+    ]);
+    expect(record.summary).toBeTruthy();
+  });
+
+  it('ends the call when the caller says goodbye: the end-call message, then hang-up', async () => {
+    const { call, client } = await startCall(server, {
+      assistantId,
+      assistantOverrides: BOOTH_OVERRIDES,
+    });
+    await client.heard('Hello Sam,');
+    await untilAssistantStops(client, 0);
+    const from = client.messages.length;
+    await client.speak(await spokenLine('goodbye'));
+    await client.heard(opening(demo.assistant.endCallMessage), from);
+    await client.waitFor(() => client.find('hang', () => true, from), 20_000, 'hang');
+    const status = await client.waitFor(() =>
+      client.find('status-update', (m) => m.status === 'ended', from),
+    );
+    expect(status.endedReason).toBe('assistant-said-end-call-phrase');
+    await client.whenClosed();
+    const record = await endedRecord(server, call.id);
+    expect(record).toMatchObject({
+      endedReason: 'assistant-said-end-call-phrase',
+      endedAt: expect.any(String),
+    });
+    expect(record.transcript).toContain(demo.assistant.endCallMessage);
+  });
+});

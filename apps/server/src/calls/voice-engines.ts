@@ -1,0 +1,85 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import {
+  EspeakSynthesizer,
+  PocketsphinxRecognizer,
+  RnnoiseSuppressor,
+  WebRtcVad,
+  type DomainVocabulary,
+  type NoiseSuppressor,
+  type SpeechRecognizer,
+  type SpeechSynthesizer,
+  type VoiceActivityDetector,
+} from '@talkbooth/voice';
+
+/** Recognisers kept ready (one per assistant vocabulary); the least recently used goes first. */
+const RECOGNIZER_CACHE_SIZE = 8;
+
+/**
+ * The embedded speech engines of this process. The synthesiser is shared (it queues its
+ * jobs); each assistant's recogniser is built once per vocabulary, its language model
+ * cached on disk; voice activity and noise state are per call.
+ */
+export class VoiceEngines {
+  private synthesizerPromise: Promise<SpeechSynthesizer> | null = null;
+  private readonly recognizers = new Map<string, Promise<SpeechRecognizer>>();
+
+  constructor(private readonly modelCacheDir: string) {}
+
+  synthesizer(): Promise<SpeechSynthesizer> {
+    this.synthesizerPromise ??= EspeakSynthesizer.create();
+    return this.synthesizerPromise;
+  }
+
+  /** The recogniser for a vocabulary: built (or loaded from the model cache) on first use. */
+  recognizer(vocabulary: DomainVocabulary): Promise<SpeechRecognizer> {
+    const key = crypto
+      .createHash('sha256')
+      .update(JSON.stringify(vocabulary))
+      .digest('hex')
+      .slice(0, 16);
+    const cached = this.recognizers.get(key);
+    if (cached !== undefined) {
+      this.recognizers.delete(key);
+      this.recognizers.set(key, cached);
+      return cached;
+    }
+    const created = PocketsphinxRecognizer.create({
+      vocabulary,
+      cacheDir: path.join(this.modelCacheDir, 'language-models'),
+    });
+    created.catch(() => this.recognizers.delete(key));
+    this.recognizers.set(key, created);
+    while (this.recognizers.size > RECOGNIZER_CACHE_SIZE) {
+      const [oldest, evicted] = this.recognizers.entries().next().value as [
+        string,
+        Promise<SpeechRecognizer>,
+      ];
+      this.recognizers.delete(oldest);
+      void evicted.then(
+        (recognizer) => recognizer.dispose(),
+        () => undefined,
+      );
+    }
+    return created;
+  }
+
+  vad(): Promise<VoiceActivityDetector> {
+    return WebRtcVad.create();
+  }
+
+  denoiser(): Promise<NoiseSuppressor> {
+    return RnnoiseSuppressor.create();
+  }
+
+  async dispose(): Promise<void> {
+    const all = [...this.recognizers.values()];
+    this.recognizers.clear();
+    for (const recognizer of await Promise.allSettled(all)) {
+      if (recognizer.status === 'fulfilled') recognizer.value.dispose();
+    }
+    if (this.synthesizerPromise !== null)
+      (await this.synthesizerPromise.catch(() => null))?.dispose();
+    this.synthesizerPromise = null;
+  }
+}

@@ -1,0 +1,62 @@
+import type { Call, CreateWebCall } from '@talkbooth/protocol';
+import { CallClient, type CallClientOptions } from './call-client.js';
+import type { TestServer } from './test-server.js';
+
+/** The booth's call settings: a hosted transcriber (which falls back here), recording off, a name. */
+export const BOOTH_OVERRIDES = {
+  transcriber: { provider: 'deepgram' as const, model: 'nova-2', language: 'en-US' },
+  recordingEnabled: false,
+  variableValues: { name: 'Sam' },
+};
+
+export async function demoAssistantId(server: TestServer): Promise<string> {
+  const [demo] = await server.client().assistant.list();
+  return demo!.id;
+}
+
+/** Creates a web call through the platform API and connects a caller to its socket. */
+export async function startCall(
+  server: TestServer,
+  body: CreateWebCall,
+  options: CallClientOptions & { microphone?: boolean } = {},
+): Promise<{ call: Call; client: CallClient }> {
+  const call = await server.client().call.createWeb(body);
+  const client = await CallClient.connect(call.webCallUrl!, options);
+  await client.waitFor(
+    () => client.messages.some((m) => m.message === 'listening'),
+    20_000,
+    'listening',
+  );
+  if (options.microphone !== false) client.startMicrophone();
+  return { call, client };
+}
+
+/** Waits until the call record says the call has ended. */
+export async function endedRecord(
+  server: TestServer,
+  callId: string,
+  timeoutMs = 10_000,
+): Promise<Call> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const call = await server.client().call.get(callId);
+    if (call.status === 'ended') return call;
+    if (Date.now() > deadline)
+      throw new Error(`call ${callId} did not end: ${JSON.stringify(call)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Waits until the assistant has stopped speaking, after message index `from`. */
+export function untilAssistantStops(
+  client: CallClient,
+  from: number,
+  timeoutMs = 30_000,
+): Promise<unknown> {
+  return client.waitFor(
+    () =>
+      client.find('speech-update', (m) => m.role === 'assistant' && m.status === 'stopped', from),
+    timeoutMs,
+    'the assistant to stop speaking',
+  );
+}

@@ -1,0 +1,30 @@
+export type { CallConclusion, ChatMessage, ReplyEngine, ReplyEvent } from './types.js';
+export { ReplyProviderError, type ReplyProviderErrorKind } from './errors.js';
+export {
+  createReplyEngine,
+  type CreateReplyEngineOptions,
+  type CreatedReplyEngine,
+} from './factory.js';
+export {
+  SentenceChunker,
+  sentencesOf,
+  speakable,
+  splitSentences,
+  type SentenceChunkerOptions,
+} from './sentences.js';
+export { fillTemplate, greetingOf } from './template.js';
+export { LocalReplyEngine, type LocalReplyEngineOptions } from './local/engine.js';
+export {
+  DEFAULT_THRESHOLDS,
+  KnowledgeBase,
+  type KnowledgeMatch,
+  type Retrieval,
+  type RetrievalThresholds,
+} from './local/knowledge.js';
+export { Bm25Index, type Bm25Options } from './local/bm25.js';
+export {
+  OPENAI_BASE_URL,
+  OpenAiCompatibleReplyEngine,
+  type OpenAiCompatibleReplyEngineOptions,
+} from './openai/engine.js';
+export { SseParser, SseDecoder, type SseEvent } from './openai/sse.js';

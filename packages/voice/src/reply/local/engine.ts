@@ -1,0 +1,104 @@
+import type { AssistantDto } from '@talkbooth/protocol';
+import { splitSentences } from '../sentences.js';
+import { greetingOf } from '../template.js';
+import type { CallConclusion, ChatMessage, ReplyEngine, ReplyEvent } from '../types.js';
+import { Dialog, type Turn } from './dialog.js';
+import { IntakeFlow } from './intake.js';
+import { isGoodbye, smallTalk, yesNo } from './intents.js';
+import { KnowledgeBase, type RetrievalThresholds } from './knowledge.js';
+import { normalize, STOP_WORDS, stripFillers } from './text.js';
+
+export interface LocalReplyEngineOptions {
+  assistant: AssistantDto;
+  /** Values for `{{variable}}` in the first message. */
+  variableValues?: Record<string, unknown>;
+  /** Overrides of the retrieval thresholds (0–1). */
+  thresholds?: Partial<RetrievalThresholds>;
+}
+
+/**
+ * The embedded reply engine: answers from the assistant's knowledge base (`model.knowledge`)
+ * by ranked retrieval, takes the pre-visit brief (`model.intake`), and handles small talk.
+ * Deterministic and offline.
+ *
+ * It keeps no state between calls of `reply`: each call replays the caller's turns of the
+ * history through a fresh {@link Dialog}, so it can also take over a call half-way (when a
+ * hosted engine fails) and `conclude` sees exactly what the replies did.
+ */
+export class LocalReplyEngine implements ReplyEngine {
+  readonly provider = 'local';
+  private readonly assistant: AssistantDto;
+  private readonly greetingText: string | null;
+  private readonly knowledge: KnowledgeBase;
+
+  constructor(options: LocalReplyEngineOptions) {
+    this.assistant = options.assistant;
+    this.greetingText = greetingOf(options.assistant.firstMessage, options.variableValues);
+    this.knowledge = new KnowledgeBase(options.assistant.model?.knowledge ?? [], {
+      thresholds: options.thresholds,
+    });
+  }
+
+  greeting(): string | null {
+    return this.greetingText;
+  }
+
+  async *reply(history: readonly ChatMessage[], signal: AbortSignal): AsyncGenerator<ReplyEvent> {
+    if (signal.aborted) return;
+    const last = history[history.length - 1];
+    if (last?.role !== 'user') return;
+    const { turn } = this.replay(history);
+    if (!turn) return;
+    const sentences = splitSentences(turn.text, { clean: false });
+    for (const [i, sentence] of sentences.entries()) {
+      if (signal.aborted) return;
+      // Deltas: the sentences joined must read as the whole reply.
+      yield { type: 'text', text: i < sentences.length - 1 ? `${sentence} ` : sentence };
+    }
+    if (turn.endCall && !signal.aborted) yield { type: 'end-call' };
+  }
+
+  /**
+   * Whether the caller's words so far already make a whole turn, so the session may end it
+   * after a shorter silence: a short yes or no, a goodbye, small talk, or a knowledge
+   * question it is sure of that does not stop on a little word ("where is the…").
+   * Answers to the brief are free text: they get the normal silence.
+   */
+  isComplete(text: string): boolean {
+    const n = stripFillers(normalize(text));
+    if (n === '') return false;
+    const ws = n.split(' ');
+    if (ws.length <= 3 && yesNo(n) !== undefined) return true;
+    if (isGoodbye(n, this.assistant.endCallPhrases) || smallTalk(n) !== undefined) return true;
+    if (STOP_WORDS.has(ws[ws.length - 1] ?? '')) return false;
+    return this.knowledge.urgent(n) !== undefined || this.knowledge.retrieve(n).kind === 'answer';
+  }
+
+  conclude(history: readonly ChatMessage[]): CallConclusion {
+    return this.replay(history).dialog.conclusion();
+  }
+
+  /** Runs every caller turn of the history through a fresh dialog. */
+  private replay(history: readonly ChatMessage[]) {
+    const model = this.assistant.model;
+    const dialog = new Dialog({
+      knowledge: this.knowledge,
+      intake: model?.intake ? new IntakeFlow(model.intake) : undefined,
+      greeting: this.greetingText,
+      endCallMessage: this.assistant.endCallMessage,
+      endCallPhrases: this.assistant.endCallPhrases,
+    });
+    let lastAssistant: string | undefined;
+    let turn: Turn | undefined;
+    for (const message of history) {
+      if (message.role === 'assistant') {
+        // An empty message (a reply cut off before its first word) said nothing.
+        if (message.content.trim() !== '') lastAssistant = message.content;
+      } else if (message.role === 'user') {
+        turn = dialog.respond(message.content, lastAssistant);
+        lastAssistant = undefined;
+      }
+    }
+    return { dialog, turn };
+  }
+}

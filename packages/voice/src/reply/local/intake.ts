@@ -1,0 +1,260 @@
+/**
+ * The pre-visit brief as a small state machine: ask the questions in order, keep each
+ * answer, take corrections, read the brief back, and let the caller change a part.
+ *
+ *   idle ──start──▶ asking(i) ──answer──▶ asking(i+1) … ──last answer──▶ confirming
+ *   confirming ──yes──▶ done        confirming ──no──▶ choosing ──part──▶ asking(part, redo)
+ *   asking(part, redo) ──answer──▶ confirming          any active stage ──stop──▶ paused
+ */
+import type { Intake } from '@talkbooth/protocol';
+import { correction, yesNo } from './intents.js';
+import {
+  containsPhrase,
+  contentTerms,
+  normalize,
+  speakableAnswer,
+  stripFillers,
+  terms,
+} from './text.js';
+
+export type IntakeStage = 'idle' | 'asking' | 'confirming' | 'choosing' | 'paused' | 'done';
+
+export interface IntakeQuestion {
+  id: string;
+  ask: string;
+}
+
+const ORDINALS: Readonly<Record<string, number>> = {
+  first: 0,
+  second: 1,
+  third: 2,
+  fourth: 3,
+  fifth: 4,
+  sixth: 5,
+};
+
+const DEFAULT_CLOSING =
+  'Thank you, the brief is ready for the doctor. Is there anything else I can help with?';
+
+export class IntakeFlow {
+  readonly questions: readonly IntakeQuestion[];
+  private readonly triggers: readonly string[];
+  private readonly closing: string;
+  private readonly partTerms: ReadonlyArray<ReadonlySet<string>>;
+
+  private stageValue: IntakeStage = 'idle';
+  private index = 0;
+  /** Asking one question again from the read-back: go back to the read-back after it. */
+  private redo = false;
+  private readonly answers = new Map<string, string>();
+  /** The question answered last, which a correction right after it replaces. */
+  private lastAnswered: string | undefined;
+  private confirmedValue = false;
+
+  constructor(intake: Intake) {
+    this.questions = intake.questions.map((q) => ({ id: q.id, ask: q.ask }));
+    this.triggers = intake.trigger ?? [];
+    this.closing = intake.closing ?? DEFAULT_CLOSING;
+    this.partTerms = this.questions.map(
+      (q) => new Set([...terms(q.id.replace(/[-_]+/g, ' ')), ...terms(q.ask)]),
+    );
+  }
+
+  get stage(): IntakeStage {
+    return this.stageValue;
+  }
+
+  /** Asking, reading back or choosing a part: the caller's words go to the brief first. */
+  get active(): boolean {
+    return (
+      this.stageValue === 'asking' ||
+      this.stageValue === 'confirming' ||
+      this.stageValue === 'choosing'
+    );
+  }
+
+  get confirmed(): boolean {
+    return this.confirmedValue;
+  }
+
+  /** The brief so far by question id (null for questions not answered). */
+  brief(): Record<string, string | null> {
+    return Object.fromEntries(this.questions.map((q) => [q.id, this.answers.get(q.id) ?? null]));
+  }
+
+  /** How many questions have an answer. */
+  get answered(): number {
+    return this.answers.size;
+  }
+
+  /**
+   * Whether the utterance asks for the brief: one of the trigger phrases, or all of a
+   * trigger's topic words ("i want to give you a brief" for "I would like to give a brief").
+   */
+  triggeredBy(normalized: string): boolean {
+    const said = new Set(terms(normalized));
+    return this.triggers.some((t) => {
+      if (containsPhrase(normalized, t)) return true;
+      const needed = terms(t);
+      return needed.length > 0 && needed.every((w) => said.has(w));
+    });
+  }
+
+  /** Starts the brief (again from the start once done), or resumes a paused one. */
+  start(): string {
+    if (this.questions.length === 0) return 'Sorry, I have no questions for a brief.';
+    if (this.stageValue === 'paused') {
+      // Resume at the first question without an answer, or at the read-back.
+      const next = this.questions.findIndex((q) => !this.answers.has(q.id));
+      this.stageValue = next < 0 ? 'confirming' : 'asking';
+      if (next >= 0) this.index = next;
+      return `Let us go on with your brief. ${this.prompt()}`;
+    }
+    if (this.active) return this.prompt();
+    this.answers.clear();
+    this.lastAnswered = undefined;
+    this.confirmedValue = false;
+    this.index = 0;
+    this.redo = false;
+    this.stageValue = 'asking';
+    return `Sure, I have a few short questions. ${this.prompt()}`;
+  }
+
+  /** Stops the brief part-way; `start` resumes it. */
+  pause(): void {
+    if (!this.active) return;
+    this.redo = false;
+    this.stageValue = 'paused';
+  }
+
+  /** What the caller is being asked now: the pending question, or the read-back. */
+  prompt(): string {
+    switch (this.stageValue) {
+      case 'asking':
+        return this.questions[this.index]?.ask ?? '';
+      case 'confirming':
+        return this.readBack();
+      case 'choosing':
+        return this.whichPart();
+      default:
+        return '';
+    }
+  }
+
+  /**
+   * Takes the caller's words while the brief is active and answers what to say next. Only
+   * call while `active`.
+   */
+  handle(utterance: string): string {
+    const n = stripFillers(normalize(utterance));
+    const fix = correction(n);
+    if (fix !== undefined && this.lastAnswered !== undefined && this.stageValue !== 'choosing') {
+      // At the read-back, "no i meant the duration …" is about another part: ask it again.
+      const part = this.stageValue === 'confirming' ? this.partNamed(fix) : undefined;
+      const partId = part === undefined ? undefined : this.questions[part]?.id;
+      if (part !== undefined && partId !== this.lastAnswered) return this.askAgain(part);
+      this.answers.set(this.lastAnswered, fix);
+      return `Sorry about that, I changed it to ${speakableAnswer(fix)}. ${this.prompt()}`;
+    }
+    switch (this.stageValue) {
+      case 'asking':
+        return this.answer(fix ?? n);
+      case 'confirming':
+        return this.confirm(n);
+      case 'choosing':
+        return this.choose(n);
+      default:
+        return this.prompt();
+    }
+  }
+
+  /** Records the answer to the pending question and moves on. */
+  answer(normalizedAnswer: string): string {
+    const question = this.questions[this.index];
+    if (!question) return this.prompt();
+    this.answers.set(question.id, normalizedAnswer);
+    this.lastAnswered = question.id;
+    if (this.redo || this.index + 1 >= this.questions.length) {
+      this.redo = false;
+      this.stageValue = 'confirming';
+      return this.readBack();
+    }
+    this.index += 1;
+    return `Okay. ${this.prompt()}`;
+  }
+
+  private confirm(n: string): string {
+    const part = this.partNamed(n);
+    const answer = yesNo(n);
+    if (answer === 'yes' && part === undefined) {
+      this.stageValue = 'done';
+      this.confirmedValue = true;
+      return this.closing;
+    }
+    if (part !== undefined) return this.askAgain(part);
+    if (answer === 'no') {
+      this.stageValue = 'choosing';
+      return this.whichPart();
+    }
+    return `Please say yes if the brief is right, or tell me which part to change. ${this.readBack()}`;
+  }
+
+  private choose(n: string): string {
+    const part = this.partNamed(n);
+    if (part !== undefined) return this.askAgain(part);
+    const keep = /\b(?:fine|leave it|keep it|nothing|no change|all good|it is (?:ok|okay|right))\b/;
+    if ((yesNo(n) === 'yes' || keep.test(n)) && !/\b(?:change|wrong)\b/.test(n)) {
+      // "Actually it is fine."
+      this.stageValue = 'confirming';
+      return this.readBack();
+    }
+    return this.whichPart();
+  }
+
+  private askAgain(part: number): string {
+    this.index = part;
+    this.redo = true;
+    this.stageValue = 'asking';
+    return `Okay. ${this.prompt()}`;
+  }
+
+  /** The question the caller names: "the duration", "how long", "the second one". */
+  private partNamed(n: string): number | undefined {
+    for (const w of n.split(' ')) {
+      const i = ORDINALS[w];
+      if (i !== undefined && i < this.questions.length) return i;
+      if (w === 'last' && this.questions.length > 0) return this.questions.length - 1;
+    }
+    const said = contentTerms(n.split(' '));
+    let best: number | undefined;
+    let bestHits = 0;
+    this.partTerms.forEach((words, i) => {
+      const hits = said.filter((t) => words.has(t)).length;
+      if (hits > bestHits) {
+        best = i;
+        bestHits = hits;
+      }
+    });
+    return best;
+  }
+
+  private readBack(): string {
+    const parts = this.questions.map(
+      (q) => `${label(q.id)}, ${speakableAnswer(this.answers.get(q.id) ?? 'not given')}`,
+    );
+    return `Here is your brief: ${parts.join('; ')}. Is that right?`;
+  }
+
+  private whichPart(): string {
+    return `Which part should I change: ${joinOr(this.questions.map((q) => label(q.id)))}?`;
+  }
+}
+
+function label(id: string): string {
+  return id.replace(/[-_]+/g, ' ');
+}
+
+function joinOr(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1] ?? ''}`;
+}

@@ -1,0 +1,145 @@
+import { readFileSync } from 'node:fs';
+import type { KnowledgeEntry } from '@talkbooth/protocol';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_THRESHOLDS, KnowledgeBase, joinCompounds, topicOf } from './knowledge.js';
+
+const entries = (
+  JSON.parse(
+    readFileSync(
+      new URL('../../../../../apps/server/src/db/seed/demo-clinic.json', import.meta.url),
+      'utf8',
+    ),
+  ) as { knowledgeBase: KnowledgeEntry[] }
+).knowledgeBase;
+const kb = new KnowledgeBase(entries);
+
+/** The dev phrasings of the demo's entries. */
+const DEV: [string, string][] = [
+  ['what are your opening hours', 'hours'],
+  ['when are you open', 'hours'],
+  ['where are you located', 'address'],
+  ['is there parking near the clinic', 'parking'],
+  ['do you accept my insurance', 'insurance'],
+  ['how much does a consultation cost', 'cost'],
+  ['where is the pharmacy', 'pharmacy'],
+  ['i would like to book an appointment', 'booking'],
+  ['i need to cancel my appointment', 'cancel'],
+  ['how do i get my test results', 'results'],
+  ['do you offer flu shots', 'vaccines'],
+  ['i need a prescription refill', 'refill'],
+  ['i have chest pain', 'emergency'],
+];
+
+/** The same as a recogniser may hear them: wrong words, dropped words, contractions. */
+const MISHEARD: [string, string][] = [
+  ["what are you're opening hours", 'hours'],
+  ['what are opening hours', 'hours'],
+  ['were are you located', 'address'],
+  ['is there parking near clinic', 'parking'],
+  ['do you except my insurance', 'insurance'],
+  ['how much does consultation cost', 'cost'],
+  ['how much is a consultation', 'cost'],
+  ['where is pharmacy', 'pharmacy'],
+  ['i like to book a appointment', 'booking'],
+  ['i need cancel my appointment', 'cancel'],
+  ['how do i get my test result', 'results'],
+  ['do you offer flu shot', 'vaccines'],
+  ['i need a prescription re fill', 'refill'],
+  ['i have chess pain', 'emergency'],
+  ['i can not breathe', 'emergency'],
+  ["i can't breath", 'emergency'],
+  ['are you open on the weekend', 'hours'],
+  ['what is the address', 'address'],
+  ['where can i park', 'parking'],
+  ['can i get a vaccination', 'vaccines'],
+  ['are my lab results ready', 'results'],
+  ['this is an emergency', 'emergency'],
+  ['what time do you open', 'hours'],
+  ['what are your opening times', 'hours'],
+  ['how much is a visit', 'cost'],
+  ['can i see a doctor on friday', 'booking'],
+];
+
+/** Nothing in the knowledge base answers these (intake answers among them). */
+const OFF_TOPIC = [
+  'what is the weather like today',
+  'do you have a dentist',
+  'can i bring my dog',
+  'who won the football',
+  'tell me a joke',
+  'i have a bad cough and a sore throat',
+  'no i am not taking anything',
+  'i am allergic to penicillin',
+  'where can i buy a car',
+  'what is your name',
+  'do you sell shoes',
+  'i have a headache',
+];
+
+describe('KnowledgeBase on the demo clinic', () => {
+  it.each([...DEV, ...MISHEARD])('answers "%s" with %s', (line, id) => {
+    const urgent = kb.urgent(line);
+    const found = urgent ? { kind: 'answer', match: urgent } : kb.retrieve(line);
+    expect(found.kind).toBe('answer');
+    expect(found.kind === 'answer' && found.match.entry.id).toBe(id);
+  });
+
+  it('is sure of every dev phrasing', () => {
+    for (const [line] of DEV) {
+      expect(kb.rank(line)[0]?.confidence ?? 0).toBeGreaterThanOrEqual(0.7);
+    }
+  });
+
+  it.each(OFF_TOPIC)('does not answer "%s"', (line) => {
+    expect(kb.retrieve(line).kind).not.toBe('answer');
+    expect(kb.urgent(line)).toBeUndefined();
+  });
+
+  it('asks back when only part of a question matches', () => {
+    const found = kb.retrieve('is the doctor nice');
+    expect(found.kind).toBe('clarify');
+    expect(found.kind === 'clarify' && found.match.entry.id).toBe('booking');
+  });
+
+  it('never answers from the answer text alone', () => {
+    // "library" is only in the address answer.
+    const found = kb.retrieve('is the library open');
+    expect(found.kind === 'answer' && found.match.entry.id === 'address').toBe(false);
+    const best = kb.rank('the central library')[0];
+    expect(best?.entry.id).toBe('address');
+    expect(best?.inQuestions).toBe(false);
+    expect(kb.retrieve('the central library').kind).toBe('clarify');
+  });
+
+  it('matches urgent entries at a lower threshold', () => {
+    expect(DEFAULT_THRESHOLDS.urgent).toBeLessThan(DEFAULT_THRESHOLDS.answer);
+    const hurt = kb.urgent('my chest hurts');
+    expect(hurt?.entry.id).toBe('emergency');
+    expect(hurt?.confidence ?? 1).toBeLessThan(DEFAULT_THRESHOLDS.answer);
+    expect(kb.urgent('where is the pharmacy')).toBeUndefined();
+  });
+
+  it('maps near-miss and split words onto known terms', () => {
+    expect([...kb.analyse('where is the pharmecy').terms.keys()]).toContain('pharmacy');
+    expect(kb.analyse('where is the pharmecy').terms.get('pharmacy')).toBeLessThan(1);
+    expect(joinCompounds(['a', 're', 'fill'], (t) => t === 'refill')).toEqual(['a', 'refill']);
+    expect(joinCompounds(['flu', 'shot'], (t) => t === 'flu' || t === 'shot')).toEqual([
+      'flu',
+      'shot',
+    ]);
+    expect(kb.analyse('tell me a joke').unknown).toEqual(['joke']);
+  });
+
+  it('names an entry by its topic or its first question turned round', () => {
+    const hours = entries.find((e) => e.id === 'hours');
+    if (!hours) throw new Error('no hours');
+    expect(topicOf(hours)).toBe('what are our opening hours');
+    expect(topicOf({ ...hours, topic: 'our opening hours' })).toBe('our opening hours');
+  });
+
+  it('works on an empty knowledge base', () => {
+    const empty = new KnowledgeBase([]);
+    expect(empty.retrieve('hello').kind).toBe('none');
+    expect(empty.urgent('chest pain')).toBeUndefined();
+  });
+});

@@ -1,0 +1,550 @@
+import type { ClientMessage } from '@talkbooth/protocol';
+import { FRAME_MS } from '../audio/format.js';
+import type { NoiseSuppressor } from '../denoise/types.js';
+import { SentenceChunker } from '../reply/sentences.js';
+import type { ChatMessage, ReplyEngine } from '../reply/types.js';
+import type { RecognitionStream, SpeechRecognizer } from '../stt/types.js';
+import type { SpeechSynthesizer } from '../tts/types.js';
+import type { VoiceActivityDetector } from '../vad/types.js';
+import { AudioOutput } from './audio-output.js';
+import { EchoGuard } from './echo-guard.js';
+import { NoiseFloor } from './noise-floor.js';
+import { rmsDbfs as levelDb } from '../audio/pcm.js';
+import { SpokenText } from './spoken-text.js';
+import { looksComplete, TurnDetector } from './turn-detector.js';
+import type { CallSessionListener, EndedReason, RecordMessage, TurnMetrics } from './types.js';
+
+export interface CallSessionStages {
+  recognizer: SpeechRecognizer;
+  vad: VoiceActivityDetector;
+  denoiser?: NoiseSuppressor;
+  synthesizer: SpeechSynthesizer;
+  /** The synthesiser's voice for this assistant. */
+  voice: string;
+  reply: ReplyEngine;
+  /** Takes over when `reply` fails mid-call (a hosted model that stops answering). */
+  fallbackReply?: () => ReplyEngine;
+}
+
+export interface CallSessionSettings {
+  /** The system prompt, first in the conversation the reply engine sees. */
+  systemPrompt?: string;
+  /** End the call after this long with nobody speaking. */
+  silenceTimeoutSeconds?: number;
+  maxDurationSeconds?: number;
+  /** Phrases that end the call when the assistant says them. */
+  endCallPhrases?: string[];
+  endCallMessage?: string;
+  /** Words the caller must say before the assistant stops talking; 0 stops it at once. */
+  numWordsToInterruptAssistant?: number;
+  /** Silence that ends the caller's turn. */
+  endpointSilenceMs?: number;
+  /** Silence that ends a turn already complete in words. */
+  earlyEndpointSilenceMs?: number;
+  /** How far ahead of playback the assistant's audio is sent. */
+  playbackLeadMs?: number;
+  /** How much quieter than the assistant a caller frame may be and still count as speech. */
+  echoMarginDb?: number;
+}
+
+type Phase = 'idle' | 'listening' | 'thinking' | 'speaking' | 'ended';
+
+/** Everything one assistant reply needs while it is produced and spoken. */
+interface ReplyTurn {
+  abort: AbortController;
+  spoken: SpokenText;
+  /** Samples of this reply queued so far. */
+  samples: number;
+  started: number;
+  firstTextAt: number | null;
+  firstAudioAt: number | null;
+  endCall: boolean;
+}
+
+const now = () => performance.now();
+
+/**
+ * One live conversation: the caller's frames go through noise suppression, voice
+ * activity and endpointing into the recogniser; each finished turn goes to the reply
+ * engine, whose sentences are synthesised and paced out as they come. The caller can talk
+ * over the assistant (barge-in), the assistant's echo cannot. The session knows nothing of
+ * sockets or databases: it reports through its listener.
+ */
+export class CallSession {
+  private phase: Phase = 'idle';
+  private readonly turns: TurnDetector;
+  private readonly echo: EchoGuard;
+  private readonly noise = new NoiseFloor();
+  private readonly output: AudioOutput;
+  private readonly history: ChatMessage[] = [];
+  private readonly record: RecordMessage[] = [];
+  private readonly startedAt = Date.now();
+  private reply: ReplyEngine;
+  private stream: RecognitionStream | null = null;
+  private lastPartial = '';
+  private framesInTurn = 0;
+  private current: ReplyTurn | null = null;
+  /** A reply waiting for the interrupt word count before it is cut off. */
+  private pendingInterrupt = false;
+  private lastActivity = now();
+  private turnCount = 0;
+  private silenceTimer: ReturnType<typeof setInterval> | null = null;
+  private maxTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Replies are spoken one after another. */
+  private speaking: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly stages: CallSessionStages,
+    private readonly settings: CallSessionSettings,
+    private readonly listener: CallSessionListener,
+  ) {
+    this.reply = stages.reply;
+    this.turns = new TurnDetector({
+      frameMs: FRAME_MS,
+      silenceMs: settings.endpointSilenceMs ?? 500,
+      earlySilenceMs: settings.earlyEndpointSilenceMs ?? 250,
+    });
+    this.echo = new EchoGuard({
+      marginDb: settings.echoMarginDb ?? 12,
+      aheadMs: (settings.playbackLeadMs ?? 200) + 50,
+    });
+    this.output = new AudioOutput({
+      sampleRate: stages.synthesizer.sampleRate,
+      leadMs: settings.playbackLeadMs ?? 200,
+      send: (chunk) => listener.audio(chunk),
+    });
+    if (settings.systemPrompt)
+      this.history.push({ role: 'system', content: settings.systemPrompt });
+  }
+
+  /** The rate of the assistant audio this session sends. */
+  get outputSampleRate(): number {
+    return this.output.sampleRate;
+  }
+
+  get ended(): boolean {
+    return this.phase === 'ended';
+  }
+
+  /** Starts the conversation: the greeting, the timers. Call once the caller can hear. */
+  start(): void {
+    if (this.phase !== 'idle') return;
+    this.phase = 'listening';
+    this.lastActivity = now();
+    const silenceMs = (this.settings.silenceTimeoutSeconds ?? 30) * 1000;
+    this.silenceTimer = setInterval(() => {
+      if (
+        this.phase === 'listening' &&
+        !this.turns.speaking &&
+        now() - this.lastActivity >= silenceMs
+      ) {
+        void this.end('silence-timed-out');
+      }
+    }, 250);
+    this.maxTimer = setTimeout(
+      () => void this.end('exceeded-max-duration'),
+      (this.settings.maxDurationSeconds ?? 600) * 1000,
+    );
+    const greeting = this.reply.greeting();
+    if (greeting) this.say(greeting, false);
+  }
+
+  /** One 20 ms frame of the caller's microphone (16 kHz, 320 samples). */
+  pushCallerAudio(frame: Int16Array): void {
+    if (this.phase === 'ended') return;
+    const clean = this.stages.denoiser?.process(frame) ?? frame;
+    const at = now();
+    const level = levelDb(frame);
+    const speech =
+      this.noise.loudEnough(level) &&
+      this.stages.vad.isSpeech(clean) &&
+      this.echo.allows(at, level);
+    const event = this.turns.push(clean, speech, () => this.turnLooksComplete());
+
+    switch (event.type) {
+      case 'start':
+        this.beginCallerTurn(event.frames);
+        break;
+      case 'frame':
+        this.continueCallerTurn(event.frame);
+        break;
+      case 'end':
+        this.finishCallerTurn(event.silenceMs);
+        break;
+      case 'idle':
+        break;
+    }
+  }
+
+  /** A JSON message from the client (already validated). */
+  handleClientMessage(message: ClientMessage): void {
+    if (this.phase === 'ended') return;
+    switch (message.type) {
+      case 'playable':
+        this.start();
+        break;
+      case 'control':
+        if (message.control === 'end-call') void this.end('customer-ended-call');
+        else this.output.muted = message.control === 'mute-assistant';
+        break;
+      case 'say':
+        this.say(message.message, message.endCallAfterSpoken === true);
+        break;
+      case 'add-message':
+        this.history.push(message.message);
+        this.addRecord(
+          message.message.role === 'assistant' ? 'bot' : message.message.role,
+          message.message.content,
+          Date.now(),
+        );
+        this.sendConversation();
+        if (message.message.role === 'user' && this.phase === 'listening') this.respond(null);
+        break;
+    }
+  }
+
+  /**
+   * Ends the call (idempotent): stops listening and speaking, concludes, and reports.
+   * `server-shutdown` and the caller hanging up end at once; the assistant's own endings
+   * wait until its last words have played (see `say` and `respond`).
+   */
+  async end(reason: EndedReason): Promise<void> {
+    if (this.phase === 'ended') return;
+    this.phase = 'ended';
+    if (this.silenceTimer !== null) clearInterval(this.silenceTimer);
+    if (this.maxTimer !== null) clearTimeout(this.maxTimer);
+    this.current?.abort.abort();
+    this.cutShort();
+    this.stream?.cancel();
+    this.stream = null;
+    this.turns.reset();
+    this.output.dispose();
+    this.listener.message({ type: 'status-update', status: 'ended', endedReason: reason });
+    let conclusion;
+    try {
+      conclusion = this.reply.conclude(this.history);
+    } catch {
+      conclusion = { summary: '' };
+    }
+    this.listener.ended({ reason, conclusion, messages: [...this.record] });
+  }
+
+  // ---- the caller's turn ----------------------------------------------------------------
+
+  private turnLooksComplete(): boolean {
+    const text = this.lastPartial;
+    return this.reply.isComplete?.(text) ?? looksComplete(text);
+  }
+
+  private beginCallerTurn(frames: Int16Array[]): void {
+    this.lastActivity = now();
+    this.stream = this.stages.recognizer.open();
+    for (const frame of frames) this.stream.push(frame);
+    this.lastPartial = '';
+    this.framesInTurn = frames.length;
+    this.listener.message({ type: 'speech-update', role: 'user', status: 'started' });
+    if (this.phase === 'speaking' || this.phase === 'thinking') {
+      if ((this.settings.numWordsToInterruptAssistant ?? 0) > 0) this.pendingInterrupt = true;
+      else this.bargeIn();
+    }
+  }
+
+  private continueCallerTurn(frame: Int16Array): void {
+    if (this.stream === null) return;
+    this.stream.push(frame);
+    this.framesInTurn += 1;
+    this.lastActivity = now();
+    // A partial result every 100 ms is plenty for live captions.
+    if (this.framesInTurn % 5 !== 0) return;
+    const partial = this.stream.partial();
+    if (partial === '' || partial === this.lastPartial) return;
+    this.lastPartial = partial;
+    this.listener.message({
+      type: 'transcript',
+      role: 'user',
+      transcriptType: 'partial',
+      transcript: partial,
+    });
+    if (
+      this.pendingInterrupt &&
+      partial.split(/\s+/).length >= (this.settings.numWordsToInterruptAssistant ?? 0)
+    ) {
+      this.bargeIn();
+    }
+  }
+
+  private finishCallerTurn(silenceMs: number): void {
+    const stream = this.stream;
+    this.stream = null;
+    this.pendingInterrupt = false;
+    this.lastActivity = now();
+    this.listener.message({ type: 'speech-update', role: 'user', status: 'stopped' });
+    if (stream === null) return;
+    const endpointAt = now();
+    const result = stream.finish();
+    const recognitionMs = now() - endpointAt;
+    const text = result.text.trim();
+    if (text === '') return;
+
+    this.listener.message({
+      type: 'transcript',
+      role: 'user',
+      transcriptType: 'final',
+      transcript: text,
+    });
+    this.history.push({ role: 'user', content: text });
+    const spokenAt = Date.now() - silenceMs - this.framesInTurn * FRAME_MS;
+    this.addRecord('user', text, spokenAt, Date.now() - silenceMs);
+    this.sendConversation();
+    this.respond({ silenceMs, recognitionMs, endpointAt, model: result.model });
+  }
+
+  // ---- the assistant's turn -------------------------------------------------------------
+
+  /** Speaks a fixed text (greeting, `say`), then ends the call if asked. */
+  private say(text: string, endCallAfter: boolean): void {
+    const turn = this.newReplyTurn();
+    turn.endCall = endCallAfter;
+    this.speaking = this.speaking.then(async () => {
+      this.current = turn;
+      this.phase = 'speaking';
+      await this.speakSentence(turn, text);
+      await this.finishReply(turn, endCallAfter ? 'assistant-ended-call' : null);
+    });
+  }
+
+  /** Produces and speaks the reply to the conversation so far. */
+  private respond(
+    caller: {
+      silenceMs: number;
+      recognitionMs: number;
+      endpointAt: number;
+      model: 'domain' | 'general';
+    } | null,
+  ): void {
+    const turn = this.newReplyTurn();
+    this.turnCount += 1;
+    const turnNumber = this.turnCount;
+    this.phase = 'thinking';
+    this.current = turn;
+    this.speaking = this.speaking.then(async () => {
+      if (turn.abort.signal.aborted) return;
+      const chunker = new SentenceChunker();
+      let queue: Promise<void> = Promise.resolve();
+      const speak = (sentence: string) => {
+        queue = queue.then(() => this.speakSentence(turn, sentence));
+      };
+      try {
+        for await (const event of this.replyEvents(turn)) {
+          if (event.type === 'end-call') {
+            turn.endCall = true;
+            continue;
+          }
+          turn.firstTextAt ??= now();
+          this.listener.message({ type: 'model-output', output: event.text });
+          for (const sentence of chunker.push(event.text)) speak(sentence);
+        }
+        for (const sentence of chunker.flush()) speak(sentence);
+        await queue;
+      } catch (error) {
+        if (turn.abort.signal.aborted) return;
+        this.listener.message({
+          type: 'error',
+          error: `The assistant could not answer: ${describe(error)}`,
+        });
+        await this.end('assistant-error');
+        return;
+      }
+      if (caller !== null) this.reportMetrics(turnNumber, caller, turn);
+      const said = turn.spoken.full.toLowerCase();
+      const phrase = (this.settings.endCallPhrases ?? []).some(
+        (p) => p.trim() !== '' && said.includes(p.toLowerCase()),
+      );
+      await this.finishReply(
+        turn,
+        phrase ? 'assistant-said-end-call-phrase' : turn.endCall ? 'assistant-ended-call' : null,
+      );
+    });
+  }
+
+  /** The reply engine's events, switching to the fallback engine if the first one fails. */
+  private async *replyEvents(turn: ReplyTurn) {
+    try {
+      yield* this.reply.reply(this.history, turn.abort.signal);
+    } catch (error) {
+      const fallback = this.stages.fallbackReply;
+      if (turn.abort.signal.aborted || fallback === undefined || turn.firstTextAt !== null)
+        throw error;
+      const from = this.reply.provider;
+      this.reply = fallback();
+      this.listener.providerChanged?.({
+        stage: 'model',
+        from,
+        to: this.reply.provider,
+        reason: describe(error),
+      });
+      yield* this.reply.reply(this.history, turn.abort.signal);
+    }
+  }
+
+  private newReplyTurn(): ReplyTurn {
+    return {
+      abort: new AbortController(),
+      spoken: new SpokenText(),
+      samples: 0,
+      started: now(),
+      firstTextAt: null,
+      firstAudioAt: null,
+      endCall: false,
+    };
+  }
+
+  private async speakSentence(turn: ReplyTurn, sentence: string): Promise<void> {
+    if (turn.abort.signal.aborted || this.ended) return;
+    turn.spoken.begin(sentence, turn.samples);
+    for await (const chunk of this.stages.synthesizer.synthesize(sentence, {
+      voice: this.stages.voice,
+      signal: turn.abort.signal,
+    })) {
+      if (turn.abort.signal.aborted) return;
+      if (turn.firstAudioAt === null) {
+        turn.firstAudioAt = now();
+        this.phase = 'speaking';
+        this.listener.message({ type: 'speech-update', role: 'assistant', status: 'started' });
+      }
+      this.noteEcho(chunk);
+      this.output.enqueue(chunk);
+      turn.samples += chunk.length;
+      turn.spoken.extend(turn.samples);
+    }
+    this.listener.message({
+      type: 'transcript',
+      role: 'assistant',
+      transcriptType: 'final',
+      transcript: sentence,
+    });
+  }
+
+  /** Records the echo guard's view of a chunk: its level, 20 ms at a time, when it will play. */
+  private noteEcho(chunk: Int16Array): void {
+    const rate = this.output.sampleRate;
+    const step = Math.round((rate * FRAME_MS) / 1000);
+    const queuedMs = ((this.output.totalSamples() - this.output.playedSamples()) * 1000) / rate;
+    const base = now() + queuedMs;
+    for (let offset = 0; offset < chunk.length; offset += step) {
+      this.echo.noteAssistant(
+        base + (offset * 1000) / rate,
+        levelDb(chunk.subarray(offset, offset + step)),
+      );
+    }
+  }
+
+  /** After a reply was fully spoken: record it, and end the call if it said so. */
+  private async finishReply(turn: ReplyTurn, endReason: EndedReason | null): Promise<void> {
+    if (turn.abort.signal.aborted || this.ended) return;
+    await this.output.drained();
+    if (turn.abort.signal.aborted || this.ended) return;
+    this.current = null;
+    const text = turn.spoken.full;
+    if (text !== '') {
+      this.history.push({ role: 'assistant', content: text });
+      this.addRecord(
+        'bot',
+        text,
+        Date.now() - (turn.samples / this.output.sampleRate) * 1000,
+        Date.now(),
+      );
+      this.listener.message({ type: 'speech-update', role: 'assistant', status: 'stopped' });
+      this.sendConversation();
+    }
+    this.lastActivity = now();
+    this.phase = 'listening';
+    if (endReason !== null) {
+      this.listener.message({ type: 'hang' });
+      await this.end(endReason);
+    }
+  }
+
+  /** The caller talks over the assistant: stop speaking at once and keep only what was heard. */
+  private bargeIn(): void {
+    this.pendingInterrupt = false;
+    if (this.current === null) return;
+    this.cutShort();
+    this.listener.message({ type: 'clear' });
+    this.phase = 'listening';
+  }
+
+  /** Stops the current reply; its message in the history keeps only the words played. */
+  private cutShort(): void {
+    const turn = this.current;
+    if (turn === null) return;
+    this.current = null;
+    turn.abort.abort();
+    const played = this.output.clear();
+    this.echo.dropAfter(now());
+    const heard = turn.spoken.heardBy(played);
+    if (turn.firstAudioAt !== null) {
+      this.listener.message({ type: 'speech-update', role: 'assistant', status: 'stopped' });
+    }
+    if (heard !== '') {
+      this.history.push({ role: 'assistant', content: heard });
+      this.addRecord(
+        'bot',
+        heard,
+        Date.now() - (played / this.output.sampleRate) * 1000,
+        Date.now(),
+      );
+      this.sendConversation();
+    }
+  }
+
+  // ---- the record -----------------------------------------------------------------------
+
+  private addRecord(
+    role: RecordMessage['role'],
+    message: string,
+    time: number,
+    endTime = time,
+  ): void {
+    this.record.push({
+      role,
+      message,
+      time: Math.round(time),
+      endTime: Math.round(endTime),
+      secondsFromStart: Math.max(0, Math.round((time - this.startedAt) / 10) / 100),
+    });
+    this.listener.conversation([...this.record]);
+  }
+
+  private sendConversation(): void {
+    this.listener.message({ type: 'conversation-update', conversation: [...this.history] });
+  }
+
+  private reportMetrics(
+    turnNumber: number,
+    caller: {
+      silenceMs: number;
+      recognitionMs: number;
+      endpointAt: number;
+      model: 'domain' | 'general';
+    },
+    turn: ReplyTurn,
+  ): void {
+    const since = (at: number | null) => (at === null ? null : Math.round(at - caller.endpointAt));
+    const firstAudioMs = since(turn.firstAudioAt);
+    const metrics: TurnMetrics = {
+      turn: turnNumber,
+      endOfSpeechDelayMs: caller.silenceMs,
+      recognitionMs: Math.round(caller.recognitionMs * 10) / 10,
+      firstTextMs: since(turn.firstTextAt),
+      firstAudioMs,
+      voiceToVoiceMs: firstAudioMs === null ? null : caller.silenceMs + firstAudioMs,
+      recognitionModel: caller.model,
+    };
+    this.listener.metrics(metrics);
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

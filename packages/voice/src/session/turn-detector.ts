@@ -1,0 +1,137 @@
+/**
+ * Endpointing on the caller's side: decides, frame by frame, when the caller starts and
+ * stops a turn. A turn starts after a few consecutive speech frames (so clicks and
+ * single noisy frames do not start one) and keeps a short pre-roll so the first syllable
+ * reaches the recogniser. It ends after `silenceMs` without speech, or after the shorter
+ * `earlySilenceMs` when the words so far already make a complete turn.
+ */
+export interface TurnDetectorOptions {
+  frameMs: number;
+  /** Consecutive speech frames that start a turn. */
+  startFrames?: number;
+  /** Silence that ends a turn. */
+  silenceMs?: number;
+  /** Silence that ends a turn already complete in words. */
+  earlySilenceMs?: number;
+  /** Frames kept from before the turn started. */
+  prerollFrames?: number;
+}
+
+export type TurnEvent =
+  /** The caller started speaking: `frames` holds the pre-roll and the frames that started it. */
+  | { type: 'start'; frames: Int16Array[] }
+  /** A frame inside the turn. */
+  | { type: 'frame'; frame: Int16Array }
+  /** The turn is over; `silenceMs` is how long the caller had been quiet. */
+  | { type: 'end'; silenceMs: number }
+  /** Nothing to do (between turns). */
+  | { type: 'idle' };
+
+export class TurnDetector {
+  readonly frameMs: number;
+  readonly silenceMs: number;
+  readonly earlySilenceMs: number;
+  private readonly startFrames: number;
+  private readonly prerollFrames: number;
+  private readonly recent: Int16Array[] = [];
+  private speechRun = 0;
+  private silentFrames = 0;
+  private inTurn = false;
+
+  constructor(options: TurnDetectorOptions) {
+    this.frameMs = options.frameMs;
+    this.startFrames = options.startFrames ?? 3;
+    this.silenceMs = options.silenceMs ?? 500;
+    this.earlySilenceMs = Math.min(options.earlySilenceMs ?? 250, this.silenceMs);
+    this.prerollFrames = options.prerollFrames ?? 10;
+  }
+
+  get speaking(): boolean {
+    return this.inTurn;
+  }
+
+  /** One caller frame and whether it holds speech; `complete` says the words so far make a whole turn. */
+  push(frame: Int16Array, isSpeech: boolean, complete: () => boolean): TurnEvent {
+    if (!this.inTurn) {
+      this.recent.push(frame);
+      if (this.recent.length > this.prerollFrames + this.startFrames) this.recent.shift();
+      this.speechRun = isSpeech ? this.speechRun + 1 : 0;
+      if (this.speechRun < this.startFrames) return { type: 'idle' };
+      this.inTurn = true;
+      this.silentFrames = 0;
+      const frames = this.recent.splice(0);
+      return { type: 'start', frames };
+    }
+
+    this.silentFrames = isSpeech ? 0 : this.silentFrames + 1;
+    const silence = this.silentFrames * this.frameMs;
+    if (silence >= this.silenceMs || (silence >= this.earlySilenceMs && complete())) {
+      this.inTurn = false;
+      this.speechRun = 0;
+      return { type: 'end', silenceMs: silence };
+    }
+    return { type: 'frame', frame };
+  }
+
+  /** Abandons the current turn (the call is ending). */
+  reset(): void {
+    this.inTurn = false;
+    this.speechRun = 0;
+    this.silentFrames = 0;
+    this.recent.length = 0;
+  }
+}
+
+/** Words that leave a sentence hanging: a turn ending in one is not complete yet. */
+const CONTINUATIONS = new Set([
+  'a',
+  'an',
+  'the',
+  'and',
+  'or',
+  'but',
+  'to',
+  'of',
+  'for',
+  'with',
+  'my',
+  'your',
+  'is',
+  'are',
+  'i',
+  'am',
+  'was',
+  'be',
+  'in',
+  'on',
+  'at',
+  'about',
+  'because',
+  'so',
+  'if',
+  'that',
+  'um',
+  'uh',
+  'like',
+  'some',
+  'any',
+  'have',
+  'has',
+  'do',
+  'does',
+  'can',
+  'could',
+  'would',
+  'will',
+  'me',
+]);
+
+/** A fallback completeness test: three or more words, not ending on a word that needs more. */
+export function looksComplete(text: string): boolean {
+  const words = text
+    .trim()
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '');
+  return words.length >= 3 && !CONTINUATIONS.has(words[words.length - 1]!);
+}

@@ -1,0 +1,69 @@
+import type { ServerMessage } from '@talkbooth/protocol';
+import type { CallConclusion } from '../reply/types.js';
+
+/** Why a call ended, in the hosted platform's words. */
+export type EndedReason =
+  | 'customer-ended-call'
+  | 'assistant-ended-call'
+  | 'assistant-said-end-call-phrase'
+  | 'silence-timed-out'
+  | 'exceeded-max-duration'
+  | 'assistant-error'
+  | 'server-shutdown'
+  | 'unknown-error';
+
+/** One line of the call record's `messages`, in the hosted platform's shape. */
+export interface RecordMessage {
+  role: 'system' | 'user' | 'bot';
+  message: string;
+  /** Epoch milliseconds when it started and ended. */
+  time: number;
+  endTime: number;
+  secondsFromStart: number;
+}
+
+/** How long each stage of one turn took, in milliseconds. */
+export interface TurnMetrics {
+  turn: number;
+  /** Silence waited before the caller's turn was considered over. */
+  endOfSpeechDelayMs: number;
+  /** Time to the final recognition result once the turn was over. */
+  recognitionMs: number;
+  /** From the end of the turn to the first text of the reply. */
+  firstTextMs: number | null;
+  /** From the end of the turn to the first audio of the reply being sent. */
+  firstAudioMs: number | null;
+  /** From the caller's last word to the assistant's first sound: the wait the caller hears. */
+  voiceToVoiceMs: number | null;
+  /** Which recognition model produced the caller's words. */
+  recognitionModel: 'domain' | 'general';
+}
+
+export interface ProviderChange {
+  stage: 'model';
+  from: string;
+  to: string;
+  reason: string;
+}
+
+export interface CallEnd {
+  reason: EndedReason;
+  conclusion: CallConclusion;
+  messages: RecordMessage[];
+}
+
+/** What a session tells the outside world; the server turns these into socket and database writes. */
+export interface CallSessionListener {
+  /** Assistant audio for the caller, at the synthesiser's rate. */
+  audio(chunk: Int16Array): void;
+  /** A JSON message for the caller. */
+  message(message: ServerMessage): void;
+  /** The call record's messages changed (a turn was completed or cut short). */
+  conversation(messages: readonly RecordMessage[]): void;
+  /** A turn's stage timings. */
+  metrics(metrics: TurnMetrics): void;
+  /** The session switched reply providers mid-call. */
+  providerChanged?(change: ProviderChange): void;
+  /** The call is over; the session is done. */
+  ended(end: CallEnd): void;
+}

@@ -1,0 +1,48 @@
+/** Speech recognition: pocketsphinx with an assistant's domain language model and a general fallback. */
+export type {
+  DomainVocabulary,
+  RecognitionResult,
+  RecognitionStream,
+  SpeechRecognizer,
+} from './types.js';
+export {
+  PocketsphinxRecognizer,
+  domainConfidence,
+  type DetailedRecognitionResult,
+  type GeneralFallback,
+  type PocketsphinxRecognitionStream,
+  type PocketsphinxRecognizerOptions,
+} from './pocketsphinx/recognizer.js';
+export {
+  DEFAULT_MODEL_DIR,
+  INSTALL_HINT,
+  PocketsphinxUnavailableError,
+  checkModel,
+  modelFiles,
+  pocketsphinxAvailable,
+  type ModelFiles,
+} from './pocketsphinx/native.js';
+export {
+  LANGUAGE_MODEL_BUILDER_VERSION,
+  buildDomainModel,
+  domainModelHash,
+  type DomainModel,
+  type DomainModelOptions,
+} from './language-model/build.js';
+export {
+  expandVocabulary,
+  answersTo,
+  CONVERSATION_PHRASES,
+  type TrainingCorpus,
+} from './language-model/expand.js';
+export { normalizeText, numberToWords, ordinalToWords } from './language-model/normalize.js';
+export {
+  checkNormalisation,
+  formatArpa,
+  logProbability,
+  parseArpa,
+  trainKneserNey,
+  type ArpaEntry,
+  type ArpaModel,
+} from './language-model/arpa.js';
+export { corpusWordErrorRate, wordErrorRate, wordErrors, type WordErrors } from './wer.js';

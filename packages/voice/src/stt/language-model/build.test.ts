@@ -1,0 +1,105 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { DomainVocabulary } from '../types.js';
+import { checkNormalisation, parseArpa } from './arpa.js';
+import { buildDomainModel } from './build.js';
+
+const DICTIONARY = '/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict';
+const SEED = new URL('../../../../../apps/server/src/db/seed/demo-clinic.json', import.meta.url);
+
+interface Seed {
+  knowledgeBase: { questions: string[] }[];
+  intake: { trigger: string[]; questions: { ask: string }[] };
+}
+
+function seedVocabulary(keywords: string[] = []): DomainVocabulary {
+  const seed = JSON.parse(readFileSync(SEED, 'utf8')) as Seed;
+  return {
+    sentences: [...seed.knowledgeBase.flatMap((e) => e.questions), ...seed.intake.trigger],
+    keywords,
+    assistantQuestions: seed.intake.questions.map((q) => q.ask),
+  };
+}
+
+describe.skipIf(!existsSync(DICTIONARY))('buildDomainModel', () => {
+  const cacheDir = mkdtempSync(join(tmpdir(), 'stt-lm-'));
+  afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
+
+  it('builds a valid, normalised ARPA model and a dictionary of its words', () => {
+    const model = buildDomainModel({
+      vocabulary: seedVocabulary(),
+      cacheDir,
+      dictionaryPath: DICTIONARY,
+      version: 'v1',
+    });
+    expect(model.cached).toBe(false);
+    expect(model.droppedWords).toEqual([]);
+    const arpa = parseArpa(readFileSync(model.lmPath, 'utf8'));
+    expect(arpa.ngrams.map((g) => g.size)).toEqual(model.ngramCounts);
+    expect(model.sentenceCount).toBeGreaterThan(1000);
+    const check = checkNormalisation(arpa);
+    expect(check.maxError).toBeLessThan(1e-4);
+    const dictWords = new Set(
+      readFileSync(model.dictPath, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(' ')[0]?.replace(/\(\d+\)$/, '')),
+    );
+    expect(dictWords.size).toBe(model.wordCount);
+    for (const w of ['appointment', 'pharmacy', 'insurance', 'allergies', 'goodbye'])
+      expect(dictWords.has(w), w).toBe(true);
+  });
+
+  it('reuses the cached model for the same vocabulary and version', () => {
+    const first = buildDomainModel({
+      vocabulary: seedVocabulary(),
+      cacheDir,
+      dictionaryPath: DICTIONARY,
+      version: 'v1',
+    });
+    expect(first.cached).toBe(true);
+    expect(first.buildMs).toBeLessThan(50);
+    const other = buildDomainModel({
+      vocabulary: seedVocabulary(),
+      cacheDir,
+      dictionaryPath: DICTIONARY,
+      version: 'v2',
+    });
+    expect(other.cached).toBe(false);
+    expect(other.hash).not.toBe(first.hash);
+  });
+
+  it('drops and reports words missing from the dictionary', () => {
+    const model = buildDomainModel({
+      vocabulary: seedVocabulary(['zorbleton clinic']),
+      cacheDir,
+      dictionaryPath: DICTIONARY,
+    });
+    expect(model.droppedWords).toEqual(['zorbleton']);
+    const lm = readFileSync(model.lmPath, 'utf8');
+    expect(lm).not.toMatch(/zorbleton/);
+    // The sentence is split at the missing word: "i said clinic" must not be a trigram.
+    expect(lm).not.toMatch(/\ti said clinic\b/);
+  });
+
+  it('keeps a missing word given a pronunciation', () => {
+    const model = buildDomainModel({
+      vocabulary: seedVocabulary(['zorbleton clinic']),
+      cacheDir,
+      dictionaryPath: DICTIONARY,
+      pronunciations: { zorbleton: 'Z AO R B AH L T AH N' },
+    });
+    expect(model.droppedWords).toEqual([]);
+    expect(readFileSync(model.dictPath, 'utf8')).toMatch(/^zorbleton Z AO R B AH L T AH N$/m);
+    expect(() =>
+      buildDomainModel({
+        vocabulary: seedVocabulary(),
+        cacheDir,
+        dictionaryPath: DICTIONARY,
+        pronunciations: { zorbleton: 'Q X' },
+      }),
+    ).toThrow(/unknown phones/);
+  });
+});

@@ -1,0 +1,216 @@
+/**
+ * Builds (or finds in the cache) an assistant's domain language model: expands its
+ * vocabulary into training sentences, keeps the words the pronunciation dictionary knows,
+ * trains a Kneser-Ney trigram model and writes `domain.lm` (ARPA) plus a `domain.dict`
+ * holding only the model's words, so a decoder for it loads in milliseconds.
+ *
+ * Built models are cached under `cacheDir/domain-<hash>/`, the hash covering the
+ * vocabulary, the caller's version string, the extra pronunciations, the dictionary file
+ * and this builder's own version: a second build for the same assistant is a lookup.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import type { DomainVocabulary } from '../types.js';
+import { formatArpa, trainKneserNey } from './arpa.js';
+import { formatDictionary, readDictionary } from './dictionary.js';
+import { expandVocabulary } from './expand.js';
+import { normalizeText } from './normalize.js';
+
+/** Bump when the expander, the smoothing or the file layout change: old caches then miss. */
+export const LANGUAGE_MODEL_BUILDER_VERSION = 1;
+
+/** The phones of the en-us acoustic model (CMUdict's set without stress marks). */
+export const EN_US_PHONES: ReadonlySet<string> = new Set(
+  'AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW V W Y Z ZH'.split(
+    ' ',
+  ),
+);
+
+export interface DomainModelOptions {
+  vocabulary: DomainVocabulary;
+  /** Folder for built models (created when missing). */
+  cacheDir: string;
+  /** The caller's version or content hash of the assistant; part of the cache key. */
+  version?: string;
+  /** CMUdict-format pronunciation dictionary (the model's `cmudict-en-us.dict`). */
+  dictionaryPath: string;
+  /** Pronunciations for words the dictionary lacks: word → phones (`"medibrief": "M EH D IY B R IY F"`). */
+  pronunciations?: Readonly<Record<string, string>>;
+}
+
+export interface DomainModel {
+  /** Folder of this build inside the cache. */
+  dir: string;
+  /** ARPA trigram model. */
+  lmPath: string;
+  /** Dictionary restricted to the model's words. */
+  dictPath: string;
+  /** Cache key. */
+  hash: string;
+  /** True when the model came from the cache. */
+  cached: boolean;
+  /** Time spent in this call (lookup or build), ms. */
+  buildMs: number;
+  /** Words of the vocabulary the dictionary does not know, left out of the model. */
+  droppedWords: string[];
+  /** Words in the model (without `<s>`/`</s>`). */
+  wordCount: number;
+  /** Distinct training sentences. */
+  sentenceCount: number;
+  /** Unigram, bigram and trigram counts. */
+  ngramCounts: number[];
+}
+
+interface Meta {
+  builder: number;
+  droppedWords: string[];
+  wordCount: number;
+  sentenceCount: number;
+  ngramCounts: number[];
+}
+
+function normalisePronunciations(
+  p: Readonly<Record<string, string>> | undefined,
+): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [word, phones] of Object.entries(p ?? {})) {
+    const w = normalizeText(word);
+    const ph = phones.trim().toUpperCase().replace(/[0-9]/g, '').split(/\s+/);
+    if (w === '' || w.includes(' ')) throw new Error(`pronunciation for "${word}": give one word`);
+    const bad = ph.filter((x) => !EN_US_PHONES.has(x));
+    if (ph.length === 0 || bad.length > 0)
+      throw new Error(`pronunciation for "${word}": unknown phones ${bad.join(' ')}`);
+    out.set(w, ph.join(' '));
+  }
+  return out;
+}
+
+function readMeta(path: string): Meta | undefined {
+  try {
+    const meta = JSON.parse(readFileSync(path, 'utf8')) as Meta;
+    return meta.builder === LANGUAGE_MODEL_BUILDER_VERSION ? meta : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The cache key of a vocabulary build. */
+export function domainModelHash(options: DomainModelOptions): string {
+  const st = statSync(options.dictionaryPath);
+  const key = {
+    builder: LANGUAGE_MODEL_BUILDER_VERSION,
+    version: options.version ?? '',
+    sentences: options.vocabulary.sentences.map(normalizeText),
+    keywords: options.vocabulary.keywords.map(normalizeText),
+    assistantQuestions: (options.vocabulary.assistantQuestions ?? []).map(normalizeText),
+    pronunciations: [...normalisePronunciations(options.pronunciations)].sort(),
+    dictionary: [options.dictionaryPath, st.size, st.mtimeMs],
+  };
+  return createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 24);
+}
+
+/** Builds the domain model, or answers the cached one. Synchronous; a build takes a fraction of a second. */
+export function buildDomainModel(options: DomainModelOptions): DomainModel {
+  const started = performance.now();
+  const pronunciations = normalisePronunciations(options.pronunciations);
+  const hash = domainModelHash(options);
+  const dir = join(options.cacheDir, `domain-${hash}`);
+  const lmPath = join(dir, 'domain.lm');
+  const dictPath = join(dir, 'domain.dict');
+  const metaPath = join(dir, 'meta.json');
+
+  const existing = readMeta(metaPath);
+  if (existing && existsSync(lmPath) && existsSync(dictPath)) {
+    return {
+      dir,
+      lmPath,
+      dictPath,
+      hash,
+      cached: true,
+      buildMs: performance.now() - started,
+      ...existing,
+    };
+  }
+
+  const dict = readDictionary(options.dictionaryPath);
+  for (const [w, phones] of pronunciations) dict.set(w, [phones]);
+
+  const corpus = expandVocabulary(options.vocabulary);
+  const dropped = new Set<string>();
+  const training = new Map<string, number>();
+  for (const [sentence, weight] of corpus) {
+    // A word the dictionary lacks splits the sentence: no n-gram may bridge the gap.
+    let run: string[] = [];
+    const flush = () => {
+      if (run.length > 0) training.set(run.join(' '), (training.get(run.join(' ')) ?? 0) + weight);
+      run = [];
+    };
+    for (const w of sentence.split(' ')) {
+      if (dict.has(w)) run.push(w);
+      else {
+        dropped.add(w);
+        flush();
+      }
+    }
+    flush();
+  }
+  if (training.size === 0)
+    throw new Error('domain language model: no sentence has a word the dictionary knows');
+
+  const model = trainKneserNey([...training].map(([s, c]) => [s.split(' '), c] as const));
+  const modelWords = [...(model.ngrams[0]?.keys() ?? [])].filter(
+    (w) => w !== '<s>' && w !== '</s>',
+  );
+  const meta: Meta = {
+    builder: LANGUAGE_MODEL_BUILDER_VERSION,
+    droppedWords: [...dropped].sort(),
+    wordCount: modelWords.length,
+    sentenceCount: training.size,
+    ngramCounts: model.ngrams.map((g) => g.size),
+  };
+
+  // Write into a private folder, then move it into place: concurrent builders never see
+  // half a model, and the first one to finish wins.
+  mkdirSync(options.cacheDir, { recursive: true });
+  const tmp = join(
+    options.cacheDir,
+    `.tmp-${hash}-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
+  mkdirSync(tmp);
+  try {
+    writeFileSync(join(tmp, 'domain.lm'), formatArpa(model));
+    writeFileSync(join(tmp, 'domain.dict'), formatDictionary(dict, modelWords));
+    writeFileSync(join(tmp, 'corpus.txt'), [...training.keys()].join('\n') + '\n');
+    writeFileSync(join(tmp, 'meta.json'), JSON.stringify(meta, null, 2) + '\n');
+    if (!readMeta(metaPath)) {
+      // A stale build (older builder) or a broken folder: replace it.
+      if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+      try {
+        renameSync(tmp, dir);
+      } catch (err) {
+        // Another builder got there first; its model is the same.
+        if (!readMeta(metaPath)) throw err;
+      }
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  return {
+    dir,
+    lmPath,
+    dictPath,
+    hash,
+    cached: false,
+    buildMs: performance.now() - started,
+    ...meta,
+  };
+}

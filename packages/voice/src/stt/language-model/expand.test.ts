@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { answersTo, expandVocabulary } from './expand.js';
+
+describe('expandVocabulary', () => {
+  const corpus = expandVocabulary({
+    sentences: [
+      'What are your opening hours?',
+      'Riverside Clinic is at 12 River Road. It has parking.',
+    ],
+    keywords: ['physiotherapy'],
+    assistantQuestions: [
+      'Do you have any allergies?',
+      'Are you taking any medicines at the moment?',
+    ],
+  });
+
+  it('keeps the sentences, weighted above their variants', () => {
+    expect(corpus.get('what are your opening hours')).toBeGreaterThan(
+      corpus.get('your opening hours') ?? 0,
+    );
+    // Paragraphs are split into sentences, numbers spelled out.
+    expect(corpus.has('riverside clinic is at twelve river road')).toBe(true);
+    expect(corpus.has('it has parking')).toBe(true);
+  });
+
+  it('adds prefixes, suffixes and sub-phrases', () => {
+    expect(corpus.has('what are your')).toBe(true);
+    expect(corpus.has('opening hours')).toBe(true);
+    expect(corpus.has('hello what are your opening hours')).toBe(true);
+    expect(corpus.has('what are your opening hours please')).toBe(true);
+  });
+
+  it('adds keywords alone and in carrier phrases', () => {
+    expect(corpus.has('physiotherapy')).toBe(true);
+    expect(corpus.has('i said physiotherapy')).toBe(true);
+  });
+
+  it('adds small talk, durations and numbers', () => {
+    for (const s of [
+      'yes',
+      'no thank you',
+      'goodbye',
+      'can you repeat that',
+      'about three days',
+      'since yesterday',
+      'forty two',
+    ]) {
+      expect(corpus.has(s), s).toBe(true);
+    }
+  });
+
+  it("adds the caller's answers to the assistant's questions", () => {
+    expect(corpus.has('no i do not have any allergies')).toBe(true);
+    expect(corpus.has('no i am not taking anything')).toBe(true);
+  });
+});
+
+describe('answersTo', () => {
+  it('turns the question around', () => {
+    expect(answersTo('Do you have any allergies?')).toContain('i have allergies');
+    expect(answersTo('What is the main reason for your visit?')).toContain(
+      'the main reason for my visit is',
+    );
+    expect(answersTo('Are you taking any medicines at the moment?')).toContain(
+      'i am not taking any medicines at the moment',
+    );
+  });
+});

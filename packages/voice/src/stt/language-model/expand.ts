@@ -1,0 +1,302 @@
+/**
+ * Generates language-model training sentences from an assistant's vocabulary: the given
+ * sentences, their sub-phrases, polite wrappers, the caller's likely answers to the
+ * assistant's own questions, keywords alone and in carrier phrases, and the small talk
+ * every call has (yes, no, thanks, greetings, goodbyes, asking to repeat, durations,
+ * numbers). Each sentence carries a weight (a training count).
+ */
+import type { DomainVocabulary } from '../types.js';
+import { normalizeText, numberToWords } from './normalize.js';
+
+/** Normalised sentence → training count. */
+export type TrainingCorpus = Map<string, number>;
+
+const W_SENTENCE = 4;
+const W_COMMON = 2;
+const W_VARIANT = 1;
+/** Longest sub-phrase taken from a sentence (keeps long answers from flooding the corpus). */
+const MAX_SUB_PHRASE_WORDS = 8;
+
+/** Phrases of every call, whatever the assistant. */
+export const CONVERSATION_PHRASES: readonly string[] = [
+  'yes',
+  'yes please',
+  'yes thank you',
+  'yeah',
+  'yep',
+  'sure',
+  'okay',
+  'okay thank you',
+  'ok',
+  'right',
+  'that is right',
+  'correct',
+  'exactly',
+  'no',
+  'no thank you',
+  'no thanks',
+  'nope',
+  'not really',
+  'no that is all',
+  'no that is all thank you',
+  'that is all',
+  'that is all thank you',
+  'that is it',
+  'nothing else',
+  'nothing else thank you',
+  'thank you',
+  'thank you very much',
+  'thanks',
+  'thanks a lot',
+  'great thank you',
+  'hello',
+  'hi',
+  'hi there',
+  'hello there',
+  'good morning',
+  'good afternoon',
+  'good evening',
+  'goodbye',
+  'bye',
+  'bye bye',
+  'have a nice day',
+  'sorry',
+  'pardon',
+  'sorry what did you say',
+  'can you repeat that',
+  'could you repeat that please',
+  'can you say that again',
+  'say that again please',
+  'i did not understand',
+  'i did not hear you',
+  'what was that',
+  'i do not know',
+  'i am not sure',
+  'maybe',
+  'i think so',
+  'i do not think so',
+  'wait a moment',
+  'one moment please',
+  'can i ask something else',
+  'i have a question',
+  'i have another question',
+  'i would like to speak to a person',
+  'can i talk to someone',
+];
+
+const SENTENCE_PREFIXES = [
+  'yes',
+  'hello',
+  'hi',
+  'please',
+  'okay',
+  'so',
+  'and',
+  'also',
+  'sorry',
+  'excuse me',
+];
+const SENTENCE_SUFFIXES = ['please', 'thank you', 'thanks'];
+const KEYWORD_CARRIERS = [
+  'i said X',
+  'X please',
+  'about X',
+  'it is X',
+  'my X',
+  'the X',
+  'i need X',
+  'i want X',
+  'what about X',
+  'X thank you',
+  'yes X',
+  'no X',
+  'i have X',
+  'i am taking X',
+];
+
+const DURATION_NUMBERS = [
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'a few',
+  'a couple of',
+];
+const DURATION_UNITS = ['hours', 'days', 'weeks', 'months', 'years'];
+const DURATION_MODIFIERS = [
+  '',
+  'about',
+  'for',
+  'for about',
+  'around',
+  'almost',
+  'nearly',
+  'more than',
+  'less than',
+  'just',
+  'only',
+  'maybe',
+];
+const SINCE = [
+  'yesterday',
+  'today',
+  'this morning',
+  'last night',
+  'last week',
+  'last month',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'the weekend',
+];
+
+function add(corpus: TrainingCorpus, sentence: string, weight: number): void {
+  const s = normalizeText(sentence);
+  if (s === '') return;
+  corpus.set(s, (corpus.get(s) ?? 0) + weight);
+}
+
+function pluralUnit(n: string, unit: string): string {
+  return n === 'one' ? unit.replace(/s$/, '') : unit;
+}
+
+/** Pronouns seen from the caller's side: "your visit" → "my visit". */
+function flipPerson(wordsIn: string[]): string[] {
+  return wordsIn.map((w) =>
+    w === 'your' ? 'my' : w === 'yours' ? 'mine' : w === 'you' ? 'me' : w,
+  );
+}
+
+/**
+ * The caller's likely answers to one of the assistant's questions:
+ * "do you have any allergies" → "i have allergies", "no i do not have any allergies"…
+ */
+export function answersTo(question: string): string[] {
+  const w = normalizeText(question).split(' ').filter(Boolean);
+  const out: string[] = [];
+  const rest = (from: number): string[] => flipPerson(w.slice(from));
+  const withoutAny = (ws: string[]): string[] => ws.filter((x) => x !== 'any');
+  if ((w[0] === 'do' || w[0] === 'did') && w[1] === 'you' && w.length > 2) {
+    const r = rest(2);
+    const past = w[0] === 'did';
+    out.push(
+      `i ${withoutAny(r).join(' ')}`,
+      `yes i ${withoutAny(r).join(' ')}`,
+      `${past ? 'i did not' : 'i do not'} ${r.join(' ')}`,
+      `no ${past ? 'i did not' : 'i do not'} ${r.join(' ')}`,
+      `yes i ${past ? 'did' : 'do'}`,
+      `no i ${past ? 'did not' : 'do not'}`,
+    );
+    const obj = withoutAny(rest(3));
+    if (obj.length > 0) out.push(`no ${obj.join(' ')}`, `i have no ${obj.join(' ')}`);
+  } else if (w[0] === 'are' && w[1] === 'you' && w.length > 2) {
+    const r = rest(2);
+    out.push(
+      `i am ${withoutAny(r).join(' ')}`,
+      `yes i am ${withoutAny(r).join(' ')}`,
+      `i am not ${r.join(' ')}`,
+      `no i am not ${r.join(' ')}`,
+      'yes i am',
+      'no i am not',
+    );
+    if (w[2]?.endsWith('ing'))
+      out.push(`i am not ${w[2]} anything`, `no i am not ${w[2]} anything`);
+  } else if (w[0] === 'have' && w[1] === 'you' && w.length > 2) {
+    const r = rest(2);
+    out.push(
+      `i have ${withoutAny(r).join(' ')}`,
+      `i have not ${r.join(' ')}`,
+      'yes i have',
+      'no i have not',
+    );
+  } else if (w[0] === 'how' && w[1] === 'long') {
+    const r = rest(2);
+    // "how long have you had these symptoms" → "i have had these symptoms for three days"
+    if (r[0] === 'have' && r[1] === 'me') out.push(`i have ${r.slice(2).join(' ')} for a few days`);
+  } else if (w[0] === 'what' && (w[1] === 'is' || w[1] === 'are') && w.length > 2) {
+    const r = rest(2);
+    out.push(`${r.join(' ')} ${w[1]}`);
+  }
+  return out.map((s) => s.replace(/\s+/g, ' ').trim());
+}
+
+/** Builds the weighted training corpus for a vocabulary. */
+export function expandVocabulary(vocabulary: DomainVocabulary): TrainingCorpus {
+  const corpus: TrainingCorpus = new Map();
+  // Paragraphs (knowledge-base answers) are split into sentences first.
+  const sentences = [
+    ...new Set(
+      vocabulary.sentences
+        .flatMap((t) => t.split(/[.!?;:]+(?:\s+|$)|\n+/))
+        .map(normalizeText)
+        .filter((s) => s !== ''),
+    ),
+  ];
+
+  for (const s of sentences) {
+    add(corpus, s, W_SENTENCE);
+    const w = s.split(' ');
+    // Sub-phrases (prefixes, suffixes and middles) of two words or more: callers trail off
+    // or start mid-sentence, and the recogniser may only hear part of it.
+    for (let i = 0; i < w.length; i++) {
+      for (let j = i + 2; j <= Math.min(w.length, i + MAX_SUB_PHRASE_WORDS); j++) {
+        if (i === 0 && j === w.length) continue;
+        add(corpus, w.slice(i, j).join(' '), W_VARIANT);
+      }
+    }
+    for (const p of SENTENCE_PREFIXES) add(corpus, `${p} ${s}`, W_VARIANT);
+    for (const p of SENTENCE_SUFFIXES) add(corpus, `${s} ${p}`, W_VARIANT);
+  }
+
+  for (const q of vocabulary.assistantQuestions ?? []) {
+    for (const a of answersTo(q)) {
+      add(corpus, a, W_COMMON);
+      const w = a.split(' ');
+      for (let i = 1; i < w.length - 1; i++) add(corpus, w.slice(i).join(' '), W_VARIANT);
+    }
+  }
+
+  for (const k of vocabulary.keywords.map(normalizeText).filter((x) => x !== '')) {
+    add(corpus, k, W_COMMON);
+    for (const c of KEYWORD_CARRIERS) add(corpus, c.replace('X', k), W_VARIANT);
+  }
+
+  for (const p of CONVERSATION_PHRASES) add(corpus, p, W_COMMON);
+
+  for (const n of DURATION_NUMBERS) {
+    for (const unit of DURATION_UNITS) {
+      const u = pluralUnit(n, unit);
+      for (const m of DURATION_MODIFIERS) add(corpus, `${m} ${n} ${u}`, W_VARIANT);
+      add(corpus, `${n} ${u} ago`, W_VARIANT);
+      add(corpus, `it started ${n} ${u} ago`, W_VARIANT);
+    }
+  }
+  for (const unit of ['an hour', 'a day', 'a week', 'a month', 'a year']) {
+    for (const m of ['', 'about', 'for', 'for about', 'more than', 'less than', 'almost'])
+      add(corpus, `${m} ${unit}`, W_VARIANT);
+  }
+  for (const when of SINCE) {
+    add(corpus, `since ${when}`, W_VARIANT);
+    add(
+      corpus,
+      `it started ${when === 'today' || when === 'yesterday' ? '' : 'on '}${when}`
+        .replace('on last', 'last')
+        .replace('on this', 'this'),
+      W_VARIANT,
+    );
+  }
+  for (let n = 0; n <= 100; n++) add(corpus, numberToWords(n), W_VARIANT);
+  for (let n = 1; n <= 31; n++) add(corpus, `the ${numberToWords(n)}`, W_VARIANT);
+
+  return corpus;
+}

@@ -1,0 +1,516 @@
+/**
+ * Speech recognition with pocketsphinx: an assistant's small domain language model first,
+ * the general English model as the fallback.
+ *
+ * Each stream decodes every pushed frame with the domain decoder (about 0.7 ms per 20 ms
+ * frame). The domain hypothesis is trusted when its words follow the domain model's own
+ * n-grams: the share of words the model predicted with its full-order n-gram (trigram, or
+ * bigram for the first word) is the confidence. Off-topic speech forced through a small
+ * model comes out as word salad that keeps backing off to unigrams, so its confidence is
+ * low; an in-domain sentence scores near 1.
+ *
+ * The general decoder (2–4 ms per frame) only runs when needed. While the caller speaks,
+ * the partial domain hypothesis is checked every few frames; once it looks off-topic, the
+ * general decoder starts and catches up on the buffered audio a few frames per push, so by
+ * the time the caller stops it is (nearly) up to date. `finish()` takes the domain answer
+ * when confident, else the general one. Policies (`generalFallback`): `on-doubt` (the
+ * default, above), `parallel` (general decodes every frame: more CPU, never behind),
+ * `at-finish` (general re-decodes the buffered utterance only at the end: least CPU,
+ * slowest fallback) and `off` (domain only).
+ *
+ * A decoder is not thread-safe and serves one utterance at a time: the recogniser keeps a
+ * pool of decoder pairs, one per concurrently open stream; a finished or cancelled stream
+ * gives its pair back for the next `open()`, so a call's successive utterances reuse one
+ * pair (which also keeps the cepstral-mean adaptation to that caller).
+ */
+import type {
+  DomainVocabulary,
+  RecognitionResult,
+  RecognitionStream,
+  SpeechRecognizer,
+} from '../types.js';
+import { buildDomainModel, type DomainModel } from '../language-model/build.js';
+import {
+  checkModel,
+  DEFAULT_MODEL_DIR,
+  pocketsphinx,
+  type ModelFiles,
+  type Pointer,
+  type PocketsphinxApi,
+} from './native.js';
+
+export type GeneralFallback = 'on-doubt' | 'parallel' | 'at-finish' | 'off';
+
+export interface PocketsphinxRecognizerOptions {
+  /** The assistant's vocabulary; without it only the general model runs. */
+  vocabulary?: DomainVocabulary;
+  /** Folder for built domain models (cached by content hash). */
+  cacheDir: string;
+  /** The assistant's version or content hash, part of the model cache key. */
+  vocabularyVersion?: string;
+  /** Pocketsphinx model folder (default `/usr/share/pocketsphinx/model/en-us`). */
+  modelDir?: string;
+  /** Pronunciations for vocabulary words the dictionary lacks (word → phones). */
+  pronunciations?: Readonly<Record<string, string>>;
+  /** When the general model runs (see the module comment). Default `on-doubt`. */
+  generalFallback?: GeneralFallback;
+  /** Domain answers below this confidence (0–1) go to the general model. Default 0.65. */
+  minDomainConfidence?: number;
+  /** Decoder pairs made up front (more are made on demand). Default 1. */
+  decoders?: number;
+}
+
+/** A final result with the reasons behind it. */
+export interface DetailedRecognitionResult extends RecognitionResult {
+  /** The domain hypothesis' confidence (0–1), or 0 without a domain model. */
+  confidence: number;
+  /** What the domain model heard (also when the general model's answer was taken). */
+  domainText?: string;
+  /** Time spent in `finish()`, ms. */
+  finishMs: number;
+  /** Frames the general decoder decoded for this utterance (CPU spent on the fallback). */
+  generalFrames: number;
+}
+
+export interface PocketsphinxRecognitionStream extends RecognitionStream {
+  finish(): DetailedRecognitionResult;
+}
+
+/** Frames between two confidence checks of the partial hypothesis (200 ms). */
+const DOUBT_CHECK_FRAMES = 10;
+/** Words the partial needs before it is judged. */
+const DOUBT_MIN_WORDS = 2;
+/** Buffered frames the general decoder may catch up per pushed frame (≤ 3 frames per push). */
+const CATCH_UP_FRAMES = 2;
+/** Longest utterance kept for the general fallback (60 s). */
+const MAX_BUFFERED_FRAMES = 3000;
+
+const DOMAIN_FLAGS = ['-fwdflat', 'no', '-bestpath', 'no'];
+// With the general model, the forward-flat pass costs 50–290 ms at the end of an
+// utterance; the lattice best path gives about the same accuracy for a few ms. Capping
+// the active HMMs and word exits per frame more than halves the per-frame cost (RTF 0.27 →
+// 0.12 on this model) for about one WER point (measured on the eSpeak test lines).
+const GENERAL_FLAGS = ['-fwdflat', 'no', '-bestpath', 'yes', '-maxhmmpf', '3000', '-maxwpf', '10'];
+
+interface Decoder {
+  ps: Pointer;
+  config: Pointer;
+}
+
+interface DecoderPair {
+  domain?: Decoder;
+  general: Decoder;
+}
+
+function isWord(w: string): boolean {
+  return w !== '<s>' && w !== '</s>' && w !== '<sil>' && !w.startsWith('[') && !w.startsWith('++');
+}
+
+/**
+ * Confidence of a domain hypothesis from its word segments: the share of words (and the
+ * sentence end) that the model scored with its highest usable n-gram order.
+ */
+export function domainConfidence(
+  segments: readonly { word: string; lmOrder: number }[],
+  options: { partial?: boolean } = {},
+): {
+  confidence: number;
+  words: number;
+} {
+  if (options.partial) {
+    // Mid-utterance the last word is still being decided: judge the words before it.
+    let last = segments.length - 1;
+    while (last >= 0 && !isWord((segments[last] as { word: string }).word)) last--;
+    segments = segments.slice(0, Math.max(0, last));
+  }
+  let position = 0;
+  let hits = 0;
+  let total = 0;
+  for (const s of segments) {
+    if (!isWord(s.word) && s.word !== '</s>') continue;
+    position++;
+    if (s.word !== '</s>' || position > 1) {
+      total++;
+      if (s.lmOrder >= Math.min(3, position + 1)) hits++;
+    }
+  }
+  const words = segments.filter((s) => isWord(s.word)).length;
+  return { confidence: total === 0 ? 0 : hits / total, words };
+}
+
+export class PocketsphinxRecognizer implements SpeechRecognizer {
+  readonly provider = 'pocketsphinx';
+  /** The domain model in use (undefined without a vocabulary). */
+  readonly domainModel: DomainModel | undefined;
+  readonly fallback: GeneralFallback;
+  /** Time `create()` took to make the first decoder pair, ms. */
+  readonly decoderInitMs: number;
+
+  readonly #api: PocketsphinxApi;
+  readonly #files: ModelFiles;
+  readonly #minConfidence: number;
+  readonly #idle: DecoderPair[] = [];
+  readonly #busy = new Set<DecoderPair>();
+  readonly #streams = new Set<Stream>();
+  #disposed = false;
+
+  private constructor(
+    api: PocketsphinxApi,
+    files: ModelFiles,
+    domainModel: DomainModel | undefined,
+    options: PocketsphinxRecognizerOptions,
+    pairs: DecoderPair[],
+    initMs: number,
+  ) {
+    this.#api = api;
+    this.#files = files;
+    this.domainModel = domainModel;
+    this.fallback = domainModel ? (options.generalFallback ?? 'on-doubt') : 'parallel';
+    this.#minConfidence = options.minDomainConfidence ?? 0.65;
+    this.#idle.push(...pairs);
+    this.decoderInitMs = initMs;
+  }
+
+  /**
+   * Builds (or finds cached) the domain model and loads the decoders. Model loading runs
+   * off the event loop. Throws `PocketsphinxUnavailableError` when pocketsphinx or its
+   * model is not installed.
+   */
+  static async create(options: PocketsphinxRecognizerOptions): Promise<PocketsphinxRecognizer> {
+    const api = pocketsphinx();
+    const files = checkModel(options.modelDir ?? DEFAULT_MODEL_DIR);
+    const domainModel = options.vocabulary
+      ? buildDomainModel({
+          vocabulary: options.vocabulary,
+          cacheDir: options.cacheDir,
+          ...(options.vocabularyVersion !== undefined
+            ? { version: options.vocabularyVersion }
+            : {}),
+          ...(options.pronunciations !== undefined
+            ? { pronunciations: options.pronunciations }
+            : {}),
+          dictionaryPath: files.dictionary,
+        })
+      : undefined;
+    const started = performance.now();
+    const count = Math.max(1, options.decoders ?? 1);
+    const pairs: DecoderPair[] = [];
+    try {
+      for (let i = 0; i < count; i++) pairs.push(await makePairAsync(api, files, domainModel));
+    } catch (err) {
+      for (const p of pairs) freePair(api, p);
+      throw err;
+    }
+    return new PocketsphinxRecognizer(
+      api,
+      files,
+      domainModel,
+      options,
+      pairs,
+      performance.now() - started,
+    );
+  }
+
+  /** Decoder pairs in existence (idle + in use). */
+  get decoderCount(): number {
+    return this.#idle.length + this.#busy.size;
+  }
+
+  open(): PocketsphinxRecognitionStream {
+    if (this.#disposed) throw new Error('PocketsphinxRecognizer: open() after dispose()');
+    // Making a pair here blocks for ~0.3 s (the general model); pre-make with `decoders`.
+    const pair = this.#idle.pop() ?? makePair(this.#api, this.#files, this.domainModel);
+    this.#busy.add(pair);
+    const stream = new Stream(this.#api, pair, this.fallback, this.#minConfidence, (s) => {
+      this.#streams.delete(s);
+      this.#busy.delete(pair);
+      if (this.#disposed) freePair(this.#api, pair);
+      else this.#idle.push(pair);
+    });
+    this.#streams.add(stream);
+    return stream;
+  }
+
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    for (const s of [...this.#streams]) s.cancel();
+    for (const p of this.#idle.splice(0)) freePair(this.#api, p);
+  }
+}
+
+function argv(files: ModelFiles, lm: string, dict: string, flags: readonly string[]): string[] {
+  return ['-hmm', files.acousticModel, '-lm', lm, '-dict', dict, '-logfn', '/dev/null', ...flags];
+}
+
+function configFor(api: PocketsphinxApi, args: string[]): Pointer {
+  const config = api.parseConfig(args);
+  if (config === null) throw new Error(`pocketsphinx: bad configuration ${args.join(' ')}`);
+  return config;
+}
+
+function initFailed(what: string): Error {
+  return new Error(
+    `pocketsphinx: could not load the ${what} decoder (ps_init failed; check the model files)`,
+  );
+}
+
+async function makeDecoderAsync(
+  api: PocketsphinxApi,
+  args: string[],
+  what: string,
+): Promise<Decoder> {
+  const config = configFor(api, args);
+  const ps = await api.initAsync(config);
+  if (ps === null) {
+    api.freeConfig(config);
+    throw initFailed(what);
+  }
+  return { ps, config };
+}
+
+function makeDecoder(api: PocketsphinxApi, args: string[], what: string): Decoder {
+  const config = configFor(api, args);
+  const ps = api.init(config);
+  if (ps === null) {
+    api.freeConfig(config);
+    throw initFailed(what);
+  }
+  return { ps, config };
+}
+
+async function makePairAsync(
+  api: PocketsphinxApi,
+  files: ModelFiles,
+  domain: DomainModel | undefined,
+): Promise<DecoderPair> {
+  const [g, d] = await Promise.allSettled([
+    makeDecoderAsync(api, argv(files, files.generalLm, files.dictionary, GENERAL_FLAGS), 'general'),
+    domain
+      ? makeDecoderAsync(api, argv(files, domain.lmPath, domain.dictPath, DOMAIN_FLAGS), 'domain')
+      : Promise.resolve(undefined),
+  ]);
+  if (g.status === 'rejected' || d.status === 'rejected') {
+    if (g.status === 'fulfilled') freeDecoder(api, g.value);
+    if (d.status === 'fulfilled' && d.value) freeDecoder(api, d.value);
+    throw g.status === 'rejected' ? g.reason : (d as PromiseRejectedResult).reason;
+  }
+  return d.value ? { general: g.value, domain: d.value } : { general: g.value };
+}
+
+function makePair(
+  api: PocketsphinxApi,
+  files: ModelFiles,
+  domain: DomainModel | undefined,
+): DecoderPair {
+  const general = makeDecoder(
+    api,
+    argv(files, files.generalLm, files.dictionary, GENERAL_FLAGS),
+    'general',
+  );
+  if (!domain) return { general };
+  try {
+    return {
+      general,
+      domain: makeDecoder(api, argv(files, domain.lmPath, domain.dictPath, DOMAIN_FLAGS), 'domain'),
+    };
+  } catch (err) {
+    freeDecoder(api, general);
+    throw err;
+  }
+}
+
+function freeDecoder(api: PocketsphinxApi, d: Decoder): void {
+  api.free(d.ps);
+  api.freeConfig(d.config);
+}
+
+function freePair(api: PocketsphinxApi, p: DecoderPair): void {
+  if (p.domain) freeDecoder(api, p.domain);
+  freeDecoder(api, p.general);
+}
+
+class Stream implements PocketsphinxRecognitionStream {
+  readonly #api: PocketsphinxApi;
+  readonly #pair: DecoderPair;
+  readonly #fallback: GeneralFallback;
+  readonly #minConfidence: number;
+  readonly #release: (s: Stream) => void;
+  /** Frames of this utterance (up to 60 s), for a general decoder that starts late. */
+  readonly #frames: Int16Array[] = [];
+  #pushed = 0;
+  /** Frames the general decoder has been given. */
+  #generalFed = 0;
+  #generalStarted = false;
+  /** Utterances begun and not yet ended, per decoder (so a failed stream never leaks one). */
+  #domainOpen = false;
+  #generalOpen = false;
+  #doubt = false;
+  #done = false;
+  #partialCache: { at: number; text: string } = { at: -1, text: '' };
+
+  constructor(
+    api: PocketsphinxApi,
+    pair: DecoderPair,
+    fallback: GeneralFallback,
+    minConfidence: number,
+    release: (s: Stream) => void,
+  ) {
+    this.#api = api;
+    this.#pair = pair;
+    this.#fallback = fallback;
+    this.#minConfidence = minConfidence;
+    this.#release = release;
+    if (pair.domain) {
+      this.#check(api.startUtt(pair.domain.ps), 'ps_start_utt');
+      this.#domainOpen = true;
+    }
+    if (!pair.domain || fallback === 'parallel') this.#startGeneral();
+  }
+
+  push(frame: Int16Array): void {
+    if (this.#done) throw new Error('RecognitionStream: push() after finish() or cancel()');
+    this.#pushed++;
+    const domain = this.#pair.domain;
+    if (!domain) {
+      this.#api.processRaw(this.#pair.general.ps, frame, false);
+      this.#generalFed++;
+      return;
+    }
+    this.#api.processRaw(domain.ps, frame, false);
+    if (this.#fallback === 'off') return;
+    if (this.#fallback === 'parallel') {
+      this.#api.processRaw(this.#pair.general.ps, frame, false);
+      this.#generalFed++;
+    } else if (this.#frames.length < MAX_BUFFERED_FRAMES) {
+      this.#frames.push(frame.slice());
+    }
+    if (this.#fallback === 'at-finish') return;
+    if (!this.#doubt && this.#pushed % DOUBT_CHECK_FRAMES === 0) {
+      const hyp = this.#api.getHyp(domain.ps);
+      if (hyp && hyp.text !== '') {
+        const c = domainConfidence(this.#api.segments(domain.ps), { partial: true });
+        if (c.words >= DOUBT_MIN_WORDS && c.confidence < this.#minConfidence) this.#doubt = true;
+      }
+    }
+    if (this.#doubt && this.#fallback === 'on-doubt') {
+      if (!this.#generalStarted) this.#startGeneral();
+      this.#feedGeneral(this.#generalFed + 1 + CATCH_UP_FRAMES);
+    }
+  }
+
+  partial(): string {
+    if (this.#done) return '';
+    if (this.#partialCache.at === this.#pushed) return this.#partialCache.text;
+    // The domain partial, unless the domain model has lost the thread and the general
+    // decoder is up to date.
+    const useGeneral = !this.#pair.domain || (this.#doubt && this.#generalFed === this.#pushed);
+    const d = useGeneral ? this.#pair.general : (this.#pair.domain as Decoder);
+    const text = this.#api.getHyp(d.ps)?.text ?? '';
+    this.#partialCache = { at: this.#pushed, text };
+    return text;
+  }
+
+  finish(): DetailedRecognitionResult {
+    if (this.#done) throw new Error('RecognitionStream: finish() after finish() or cancel()');
+    const started = performance.now();
+    try {
+      const domain = this.#pair.domain;
+      if (!domain) {
+        return {
+          text: this.#endGeneral(),
+          model: 'general',
+          confidence: 0,
+          finishMs: performance.now() - started,
+          generalFrames: this.#generalFed,
+        };
+      }
+      this.#domainOpen = false;
+      this.#check(this.#api.endUtt(domain.ps), 'ps_end_utt');
+      const domainText = this.#api.getHyp(domain.ps)?.text ?? '';
+      const { confidence } = domainConfidence(this.#api.segments(domain.ps));
+      // An empty domain answer is silence or noise, unless the general decoder, already
+      // engaged, heard words.
+      const trusted = domainText === '' ? !this.#generalStarted : confidence >= this.#minConfidence;
+      if (trusted || this.#fallback === 'off') {
+        if (this.#generalStarted) this.#abortGeneral();
+        return {
+          text: domainText,
+          model: 'domain',
+          confidence,
+          finishMs: performance.now() - started,
+          generalFrames: this.#generalFed,
+        };
+      }
+      const text = this.#endGeneral();
+      return {
+        text,
+        model: 'general',
+        confidence,
+        domainText,
+        finishMs: performance.now() - started,
+        generalFrames: this.#generalFed,
+      };
+    } finally {
+      this.#close();
+    }
+  }
+
+  cancel(): void {
+    if (this.#done) return;
+    this.#close();
+  }
+
+  #startGeneral(): void {
+    this.#check(this.#api.startUtt(this.#pair.general.ps), 'ps_start_utt');
+    this.#generalStarted = true;
+    this.#generalOpen = true;
+  }
+
+  /** Gives the general decoder buffered frames up to (not including) frame `until`. */
+  #feedGeneral(until: number): void {
+    const g = this.#pair.general.ps;
+    const end = Math.min(until, this.#frames.length);
+    if (end <= this.#generalFed) return;
+    let length = 0;
+    for (let i = this.#generalFed; i < end; i++) length += (this.#frames[i] as Int16Array).length;
+    const chunk = new Int16Array(length);
+    let offset = 0;
+    for (let i = this.#generalFed; i < end; i++) {
+      const f = this.#frames[i] as Int16Array;
+      chunk.set(f, offset);
+      offset += f.length;
+    }
+    this.#api.processRaw(g, chunk, false);
+    this.#generalFed = end;
+  }
+
+  #endGeneral(): string {
+    if (!this.#generalStarted) this.#startGeneral();
+    this.#feedGeneral(this.#frames.length);
+    this.#generalOpen = false;
+    this.#check(this.#api.endUtt(this.#pair.general.ps), 'ps_end_utt');
+    return this.#api.getHyp(this.#pair.general.ps)?.text ?? '';
+  }
+
+  /** Ends the general utterance without asking for its hypothesis (no lattice search). */
+  #abortGeneral(): void {
+    if (!this.#generalOpen) return;
+    this.#generalOpen = false;
+    this.#api.endUtt(this.#pair.general.ps);
+  }
+
+  /** Ends whatever utterance is still open (cancel, or a failure) and gives the decoders back. */
+  #close(): void {
+    if (this.#domainOpen && this.#pair.domain) this.#api.endUtt(this.#pair.domain.ps);
+    this.#domainOpen = false;
+    this.#abortGeneral();
+    this.#done = true;
+    this.#frames.length = 0;
+    this.#release(this);
+  }
+
+  #check(rc: number, what: string): void {
+    if (rc < 0) throw new Error(`pocketsphinx: ${what} failed (${rc})`);
+  }
+}
