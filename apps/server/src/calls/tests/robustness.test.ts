@@ -31,6 +31,7 @@ describe('the call socket with bad input and broken connections (real server)', 
       assistantOverrides: BOOTH_OVERRIDES,
     });
     await client.heard('Hello Sam,');
+    await client.waitFor(() => client.audioMs() > 1500, 10_000, 'some of the greeting');
     client.stopMic();
     client.socket.send(Buffer.from([1, 2, 3]));
     const error = await client.waitFor(() => client.find('error'));
