@@ -31,20 +31,27 @@ export async function startCall(
   return { call, client };
 }
 
-/** Waits until the call record says the call has ended. */
-export async function endedRecord(
+/** Waits until the call record satisfies `predicate` (records are written just after the socket talks). */
+export async function recordWhere(
   server: TestServer,
   callId: string,
+  predicate: (call: Call) => boolean,
+  what: string,
   timeoutMs = 10_000,
 ): Promise<Call> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const call = await server.client().call.get(callId);
-    if (call.status === 'ended') return call;
+    if (predicate(call)) return call;
     if (Date.now() > deadline)
-      throw new Error(`call ${callId} did not end: ${JSON.stringify(call)}`);
+      throw new Error(`call ${callId}: ${what} did not happen: ${JSON.stringify(call)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Waits until the call record says the call has ended. */
+export function endedRecord(server: TestServer, callId: string, timeoutMs = 10_000): Promise<Call> {
+  return recordWhere(server, callId, (call) => call.status === 'ended', 'the end', timeoutMs);
 }
 
 /** Waits until the assistant has stopped speaking, after message index `from`. */

@@ -7,6 +7,7 @@ import {
   BOOTH_OVERRIDES,
   demoAssistantId,
   endedRecord,
+  recordWhere,
   startCall,
   untilAssistantStops,
 } from '../../test-support/calls.js';
@@ -51,7 +52,12 @@ describe('a live conversation with the demo clinic (real server, real engines, r
     await untilAssistantStops(client, 0);
     expect(client.audioMs()).toBeGreaterThan(3000);
 
-    const live = await server.client().call.get(call.id);
+    const live = await recordWhere(
+      server,
+      call.id,
+      (c) => (c.messages ?? []).length > 0,
+      'the greeting in the record',
+    );
     expect(live).toMatchObject({
       status: 'in-progress',
       startedAt: expect.any(String),
@@ -113,11 +119,17 @@ describe('a live conversation with the demo clinic (real server, real engines, r
     }
     expect(wrong).toEqual([]);
 
-    const record = await server.client().call.get(call.id);
+    const lastAnswer = answerOf(questions[12]!.expect);
+    const record = await recordWhere(
+      server,
+      call.id,
+      (c) => (c.transcript ?? '').includes(lastAnswer),
+      'the last answer in the record',
+    );
     const roles = (record.messages ?? []).map((m) => m.role);
     expect(roles.filter((role) => role === 'user')).toHaveLength(13);
     expect(record.transcript).toContain('User: ');
-    expect(record.transcript).toContain(`AI: ${answerOf(questions[12]!.expect)}`);
+    expect(record.transcript).toContain(`AI: ${lastAnswer}`);
     const turns =
       (record as { latency?: { turns: Record<string, number>[] } }).latency?.turns ?? [];
     expect(turns).toHaveLength(13);

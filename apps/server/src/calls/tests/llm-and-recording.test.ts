@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodeWav } from '@talkbooth/voice';
 import { spokenLine } from '../../test-support/speech-audio.js';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
-import { endedRecord, startCall, untilAssistantStops } from '../../test-support/calls.js';
+import {
+  endedRecord,
+  recordWhere,
+  startCall,
+  untilAssistantStops,
+} from '../../test-support/calls.js';
 
 // Real-time calls: each test holds a conversation of many seconds.
 vi.setConfig({ testTimeout: 120_000 });
@@ -151,8 +156,12 @@ describe('call recordings', () => {
     await untilAssistantStops(client, 0);
     await client.close();
     const record = await endedRecord(server, call.id);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const withUrl = await server.client().call.get(call.id);
+    const withUrl = await recordWhere(
+      server,
+      call.id,
+      (c) => c.recordingUrl !== undefined,
+      'the recording',
+    );
     expect(withUrl.recordingUrl).toBe(`${server.baseUrl}/platform/call/${call.id}/recording`);
     expect(record.status).toBe('ended');
 
