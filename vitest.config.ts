@@ -3,6 +3,12 @@ import { defineConfig } from 'vitest/config';
 // Each workspace part owns its test setup; `npm run test:unit` runs them all.
 export default defineConfig({
   test: {
-    projects: ['packages/protocol', 'packages/platform-client', 'packages/voice', 'apps/server', 'apps/web'],
+    projects: [
+      'packages/protocol',
+      'packages/platform-client',
+      'packages/voice',
+      'apps/server',
+      'apps/web',
+    ],
   },
 });

@@ -6,7 +6,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from './lib/build.mjs';
 import { ensureChromium } from './lib/chromium.mjs';
-import { ensureDebianPackages, SPEECH_PACKAGES, SPEECH_TEST_PACKAGES } from './lib/debian-packages.mjs';
+import {
+  ensureDebianPackages,
+  SPEECH_PACKAGES,
+  SPEECH_TEST_PACKAGES,
+} from './lib/debian-packages.mjs';
 import { ensureDependencies } from './lib/dependencies.mjs';
 import { checkNodeVersion, npmCommand, run, step, StepError } from './lib/run.mjs';
 
@@ -22,7 +26,10 @@ const SUITES = [
 
 try {
   checkNodeVersion();
-  await ensureDebianPackages([...SPEECH_PACKAGES, ...SPEECH_TEST_PACKAGES], 'The speech engine and its tests');
+  await ensureDebianPackages(
+    [...SPEECH_PACKAGES, ...SPEECH_TEST_PACKAGES],
+    'The speech engine and its tests',
+  );
   await ensureDependencies(root);
   const chromium = await ensureChromium();
   await build(root, { force: true });
