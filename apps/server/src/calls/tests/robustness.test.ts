@@ -77,6 +77,7 @@ describe('the call socket with bad input and broken connections (real server)', 
       assistantId,
       assistantOverrides: BOOTH_OVERRIDES,
     });
+    const token = new URL(call.webCallUrl!).searchParams.get('token')!;
     const second = await CallClient.connect(call.webCallUrl!);
     await second.whenClosed();
     expect(second.closeCode).toBe(4409);
@@ -86,6 +87,9 @@ describe('the call socket with bad input and broken connections (real server)', 
     await client.heard('Hello Sam,');
     expect((await server.client().call.get(call.id)).status).toBe('in-progress');
     await client.close();
+    // The call link's token is a secret: both connections were logged, the token never.
+    expect(server.logs.join('')).toContain(`/ws/call/${call.id}?token=[redacted]`);
+    expect(server.logs.join('')).not.toContain(token);
   });
 
   it('refuses an expired link and a wrong token, and leaves the call queued', async () => {

@@ -121,6 +121,27 @@ describe('turn-taking on a live call (real server, real engines, real-time audio
     expect((await endedRecord(server, call.id)).endedReason).toBe('silence-timed-out');
   });
 
+  it('ends a call that runs past maxDurationSeconds', async () => {
+    const { call, client } = await startCall(server, {
+      assistant: {
+        firstMessage:
+          'Let me tell you about our opening hours, our address, our parking, our prices and everything else we do, at some length.',
+        maxDurationSeconds: 10,
+        silenceTimeoutSeconds: 60,
+        model: { provider: 'local', model: 'kb' },
+      },
+    });
+    const started = performance.now();
+    const status = await client.waitFor(
+      () => client.find('status-update', (m) => m.status === 'ended'),
+      20_000,
+      'the end',
+    );
+    expect(status.endedReason).toBe('exceeded-max-duration');
+    expect(performance.now() - started).toBeGreaterThan(9_500);
+    expect((await endedRecord(server, call.id)).endedReason).toBe('exceeded-max-duration');
+  });
+
   it('obeys the controls: say, mute and unmute, add-message, end-call', async () => {
     const { call, client } = await startCall(server, {
       assistantId,
