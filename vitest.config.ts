@@ -7,6 +7,7 @@ export default defineConfig({
       'packages/protocol',
       'packages/platform-client',
       'packages/voice',
+      'packages/web-call',
       'apps/server',
       'apps/web',
     ],

@@ -11,6 +11,7 @@ const WEB_INPUTS = [
   'apps/web/vite.config.ts',
   'apps/web/package.json',
   'packages/protocol/src',
+  'packages/web-call/src',
   'package-lock.json',
 ];
 

@@ -11,6 +11,7 @@ const MANIFESTS = [
   'packages/protocol/package.json',
   'packages/platform-client/package.json',
   'packages/voice/package.json',
+  'packages/web-call/package.json',
   'apps/server/package.json',
   'apps/web/package.json',
 ];

@@ -90,7 +90,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await db.destroy();
     });
 
-    await registerSecurityHeaders(app);
+    await registerSecurityHeaders(app, { webPlatformBaseUrl: config.webPlatformBaseUrl });
     await registerOpenApi(app);
     await app.register(rateLimit, { global: false });
     await app.register(appApiRoutes, {

@@ -102,6 +102,17 @@ describe('loadConfig', () => {
   });
 });
 
+describe('web platform settings', () => {
+  it('takes the hosted platform URL without a trailing slash, and refuses anything else', () => {
+    expect(loadConfig({ WEB_PLATFORM_BASE_URL: 'https://api.vapi.ai/' }).webPlatformBaseUrl).toBe(
+      'https://api.vapi.ai',
+    );
+    expect(problemsOf({ WEB_PLATFORM_BASE_URL: 'ftp://api.vapi.ai' })).toEqual([
+      'WEB_PLATFORM_BASE_URL must be an http(s) URL, like https://api.vapi.ai (got "ftp://api.vapi.ai")',
+    ]);
+  });
+});
+
 describe('platform key settings', () => {
   it('reads keys and allowed origins, and never echoes a bad key', () => {
     const config = loadConfig({

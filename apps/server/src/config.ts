@@ -101,6 +101,18 @@ const envSchema = z.object({
       })
       .optional(),
   ),
+  WEB_PLATFORM_BASE_URL: optional(
+    z
+      .url({ error: 'must be the http(s) URL of a platform API, like https://api.vapi.ai' })
+      .refine((url) => /^https?:\/\//.test(url), {
+        error: 'must be an http(s) URL, like https://api.vapi.ai',
+      })
+      .transform((url) => url.replace(/\/+$/, ''))
+      .optional(),
+  ),
+  WEB_PLATFORM_PUBLIC_KEY: optional(
+    z.string().trim().min(8, { error: 'must be a platform public key' }).optional(),
+  ),
   TRUST_PROXY: optional(
     z
       .enum(['true', 'false'], { error: 'must be true or false' })
@@ -132,6 +144,12 @@ export interface Config {
   platformPublicKey: string | undefined;
   /** Origins the environment's public key may be used from; empty means any. */
   platformAllowedOrigins: string[];
+  /**
+   * The platform the browser starts calls on, when not this server (e.g. the hosted
+   * platform), with its public key. Unset: this server's /platform and public key.
+   */
+  webPlatformBaseUrl: string | undefined;
+  webPlatformPublicKey: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -175,11 +193,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     platformAllowedOrigins: (e.PLATFORM_ALLOWED_ORIGINS ?? []).map(
       (origin) => normaliseOrigin(origin) ?? origin,
     ),
+    webPlatformBaseUrl: e.WEB_PLATFORM_BASE_URL,
+    webPlatformPublicKey: e.WEB_PLATFORM_PUBLIC_KEY,
   };
 }
 
 /** Variables whose values are never echoed back in a message. */
-const SECRET_VARIABLES = new Set(['SECRET_KEY', 'PLATFORM_PRIVATE_KEY', 'PLATFORM_PUBLIC_KEY']);
+const SECRET_VARIABLES = new Set([
+  'SECRET_KEY',
+  'PLATFORM_PRIVATE_KEY',
+  'PLATFORM_PUBLIC_KEY',
+  'WEB_PLATFORM_PUBLIC_KEY',
+]);
 
 /**
  * An origin as browsers send it (`https://clinic.example`, `http://localhost:5173`), or

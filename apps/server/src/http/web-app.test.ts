@@ -55,6 +55,11 @@ describe('serving the web app (real server)', () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
+    const host = new URL(server.baseUrl).host;
+    expect(csp).toContain(`connect-src 'self' ws://${host} wss://${host}`);
+    expect(response.headers.get('permissions-policy')).toBe(
+      'microphone=(self), camera=(), geolocation=()',
+    );
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
     expect(response.headers.get('x-powered-by')).toBeNull();

@@ -22,6 +22,24 @@ describe('GET /api/client-config and the talk collection (real server)', () => {
     });
   });
 
+  it('points the browser at the hosted platform when configured, and lets the CSP reach it', async () => {
+    server = await startTestServer({
+      env: {
+        WEB_PLATFORM_BASE_URL: 'https://api.vapi.ai/',
+        WEB_PLATFORM_PUBLIC_KEY: 'hosted-public-key-123',
+      },
+    });
+    const config = clientConfigSchema.parse((await server.get('/api/client-config')).json);
+    expect(config).toMatchObject({
+      platformBaseUrl: 'https://api.vapi.ai',
+      platformPublicKey: 'hosted-public-key-123',
+    });
+    const csp = (await server.get('/')).headers.get('content-security-policy') ?? '';
+    expect(csp).toContain('https://api.vapi.ai');
+    expect(csp).toContain('wss://*.daily.co');
+    expect(csp).toContain("script-src 'self' https://*.daily.co");
+  });
+
   it('serves the seeded talk collection of the product', async () => {
     server = await startTestServer();
     const response = await server.get('/api/collections/talk-medibrief');

@@ -6,7 +6,8 @@ import type { AppApiDeps } from './deps.js';
 /**
  * `GET /api/client-config`: what the browser needs at run time. The platform URL is
  * built from the request, so it is right behind any host name the visitor used; the public
- * key may only start web calls.
+ * key may only start web calls. With WEB_PLATFORM_BASE_URL the browser calls that platform
+ * (the hosted one) with WEB_PLATFORM_PUBLIC_KEY instead.
  */
 export const clientConfigRoute: FastifyPluginAsyncZod<AppApiDeps> = async (app, deps) => {
   app.get('/client-config', async (request, reply) => {
@@ -17,8 +18,12 @@ export const clientConfigRoute: FastifyPluginAsyncZod<AppApiDeps> = async (app, 
       productName:
         typeof productDocument?.title === 'string' ? productDocument.title : deps.config.product,
       talkHomeUrl: deps.config.talkHomeUrl,
-      platformBaseUrl: `${request.protocol}://${request.host}/platform`,
-      platformPublicKey: await deps.keys.webPublicKey(),
+      platformBaseUrl:
+        deps.config.webPlatformBaseUrl ?? `${request.protocol}://${request.host}/platform`,
+      platformPublicKey:
+        deps.config.webPlatformBaseUrl === undefined
+          ? await deps.keys.webPublicKey()
+          : (deps.config.webPlatformPublicKey ?? null),
     };
     return reply.header('cache-control', 'no-cache').send(config);
   });
