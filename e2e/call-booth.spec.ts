@@ -17,10 +17,17 @@ test.describe('call booth in Chromium against the real server', () => {
     await expect(page.getByText('No assistant session')).toBeVisible();
   });
 
-  test('Start Call tells the visitor that calling is not available yet and stays ready', async ({
+  test('Start Call says calling is not available when the server hands out no platform key', async ({
     page,
     talkServer,
   }) => {
+    await page.route('**/api/client-config', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({
+        response,
+        json: { ...(await response.json()), platformPublicKey: null },
+      });
+    });
     await page.goto(`/?unicode=${talkServer.demoCode}`);
     await expect(page.getByTestId('assistant-id')).toHaveText(talkServer.assistantId);
     await page.getByRole('button', { name: 'Start Call' }).click();

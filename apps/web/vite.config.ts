@@ -6,6 +6,13 @@ const apiTarget = 'http://localhost:3000';
 
 export default defineConfig({
   plugins: [react()],
+  optimizeDeps: {
+    // The web-call client loads its audio worklets with `new URL('./worklets/x.js',
+    // import.meta.url)`: Vite must serve the package as it is, not prebundled (which would move
+    // the module away from its worklets). Its CommonJS dependencies still need prebundling.
+    exclude: ['@talkbooth/web-call'],
+    include: ['@talkbooth/web-call > eventemitter3', '@talkbooth/web-call > @daily-co/daily-js'],
+  },
   build: {
     outDir: 'dist',
     assetsDir: 'assets',

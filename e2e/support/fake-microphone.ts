@@ -15,7 +15,9 @@ import {
 const NOISE_DBFS = -55;
 
 /** What the fake microphone says: pauses (seconds of room noise) and lines (eSpeak speech). */
-export type MicrophoneScript = ({ pause: number } | { say: string; voice?: string; rate?: number })[];
+export type MicrophoneScript = (
+  { pause: number } | { say: string; voice?: string; rate?: number }
+)[];
 
 let synthesizer: Promise<EspeakSynthesizer> | null = null;
 
@@ -31,12 +33,18 @@ export async function microphoneWav(script: MicrophoneScript): Promise<string> {
     if ('pause' in step) {
       parts.push(new Int16Array(Math.round(step.pause * CALLER_SAMPLE_RATE)));
     } else {
-      const speech = await collectSpeech(await synthesizer, step.say, { voice: step.voice ?? 'en-us', rate: step.rate ?? 160 });
+      const speech = await collectSpeech(await synthesizer, step.say, {
+        voice: step.voice ?? 'en-us',
+        rate: step.rate ?? 160,
+      });
       parts.push(await resample(speech.samples, speech.sampleRate, CALLER_SAMPLE_RATE));
     }
   }
   const samples = addNoiseFloor(concatInt16(parts), NOISE_DBFS, 7);
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-mic-')), 'microphone.wav');
+  const file = path.join(
+    fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-mic-')),
+    'microphone.wav',
+  );
   fs.writeFileSync(file, encodeWav({ samples, sampleRate: CALLER_SAMPLE_RATE }));
   return file;
 }

@@ -10,6 +10,10 @@ export interface TalkServer {
   /** The seeded demo assistant's id, as the session object carries it. */
   assistantId: string;
   dataDir: string;
+  /** The platform private key created at start (to read call records). */
+  privateKey: string;
+  /** The server's SQLite file (to read what the API does not show, like feedback). */
+  databaseFile: string;
   close(): Promise<void>;
 }
 
@@ -30,7 +34,7 @@ export async function startTalkServer(
     ...options.env,
   });
   // Browser tests enter many wrong codes from one address; the guess limit has its own test.
-  const { app } = await buildApp(config, {
+  const { app, createdKeys } = await buildApp(config, {
     guessLimit: options.guessLimit ?? { max: 1000, timeWindowMs: 60_000 },
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -50,9 +54,10 @@ export async function startTalkServer(
     demoCode: DEMO_CODE,
     assistantId,
     dataDir,
+    privateKey: createdKeys.find((created) => created.record.kind === 'private')?.key ?? '',
+    databaseFile: config.databaseUrl.slice('sqlite:'.length),
     async close() {
       await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

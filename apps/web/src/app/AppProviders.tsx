@@ -14,7 +14,10 @@ export interface AppProvidersProps {
   config?: ClientConfig;
   /** Fixed talk-collection documents instead of fetching them (tests). */
   talkDocuments?: TalkDocument[];
-  /** The voice-call implementation; defaults to `unavailableCallService`. */
+  /**
+   * The voice-call implementation (tests); by default the web-call service built from the
+   * client configuration (calls are unavailable without a platform public key).
+   */
   callService?: CallService;
 }
 

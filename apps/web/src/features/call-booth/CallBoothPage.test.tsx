@@ -122,17 +122,14 @@ describe('call booth', () => {
 
   it('shows a spinner while connecting, then the active state with End Call', async () => {
     storeSession();
-    let connect: (value: { id: string; stop: () => Promise<void> }) => void = () => undefined;
-    const service: CallService = {
-      start: () => new Promise((resolve) => (connect = resolve)),
-    };
-    await openBooth(service);
+    const fake = fakeCallService({ callId: 'c1', deferred: true });
+    await openBooth(fake.service);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Start Call' }));
 
     expect(screen.getByRole('progressbar', { name: 'Connecting…' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Start Call' })).toBeDisabled();
 
-    await act(async () => connect({ id: 'c1', stop: () => Promise.resolve() }));
+    await act(async () => fake.connect());
     expect(screen.getByRole('button', { name: 'End Call' })).toBeEnabled();
     const talking = screen.getByRole('img', { name: 'The assistant is talking' });
     expect(talking).toHaveAttribute('width', '360');

@@ -1,8 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useCallService } from '../../app/call-service-context';
 import { logger } from '../../lib/logger';
+import { endedReasonNote } from './ended-reasons';
 import { CallUnavailableError } from './call-service';
 import type { ActiveCall, CallEvent } from './call-service';
+import { createLevelStore } from './level-store';
+import { EMPTY_TRANSCRIPT, addTranscript } from './transcript';
+import type { Transcript } from './transcript';
 
 export const CALL_MESSAGES = {
   unavailableTitle: 'Voice calls are not available yet',
@@ -10,13 +14,14 @@ export const CALL_MESSAGES = {
     'Voice calls are not available on this server yet. Please contact the clinic another way for now.',
   microphone: 'Microphone permission is needed to make calls. Please enable it in your settings.',
   duringCall: 'The call had a problem: ',
+  muteFailed: 'The microphone could not be switched. Please try again.',
 } as const;
 
 /**
  * idle: no call; connecting: Start Call pressed; active: talking; ending: hanging up;
- * ended: the call is over (the feedback dialog is up).
+ * lost: the connection dropped mid-call; ended: the call is over (the feedback dialog is up).
  */
-export type CallPhase = 'idle' | 'connecting' | 'active' | 'ending' | 'ended';
+export type CallPhase = 'idle' | 'connecting' | 'active' | 'ending' | 'lost' | 'ended';
 
 export interface CallNotice {
   severity: 'info' | 'warning' | 'error';
@@ -31,26 +36,44 @@ function isUnavailable(error: unknown): boolean {
   );
 }
 
-/** The booth's call: start, end (by the visitor or the assistant), and what to tell the visitor. */
+/**
+ * The booth's call: start, end (by the visitor or the assistant), what the call reports while
+ * it runs (transcript, speaking, voice level, mute, duration), and what to tell the visitor.
+ */
 export function useCall(assistantId: string | null) {
   const service = useCallService();
+  const [endedReason, setEndedReason] = useState<string | undefined>(undefined);
   const [phase, setPhase] = useState<CallPhase>('idle');
   const [notice, setNotice] = useState<CallNotice | null>(null);
   const [callId, setCallId] = useState<string | null>(null);
+  const [transcript, setTranscript] = useState<Transcript>(EMPTY_TRANSCRIPT);
+  const [speaking, setSpeaking] = useState(false);
+  const [muted, setMuted] = useState(false);
+  /** When the call became active (ms since the epoch), for the elapsed time. */
+  const [startedAt, setStartedAt] = useState<number | null>(null);
+  const [levels] = useState(createLevelStore);
   const callRef = useRef<ActiveCall | null>(null);
   const phaseRef = useRef<CallPhase>('idle');
   /** The call ended (a call-end event) before `start` resolved. */
   const endedEarly = useRef(false);
+  /** The booth is gone: a call that connects afterwards is hung up at once. */
+  const disposed = useRef(false);
 
   const moveTo = useCallback((next: CallPhase) => {
     phaseRef.current = next;
     setPhase(next);
   }, []);
 
+  const resetLiveState = useCallback(() => {
+    setSpeaking(false);
+    levels.set(0);
+  }, [levels]);
+
   const end = useCallback(async () => {
     const call = callRef.current;
     if (call == null || phaseRef.current !== 'active') return;
     moveTo('ending');
+    resetLiveState();
     try {
       await call.stop();
     } catch (error) {
@@ -58,6 +81,11 @@ export function useCall(assistantId: string | null) {
     }
     logger.info('Call ended', { callId: call.id });
     moveTo('ended');
+  }, [moveTo, resetLiveState]);
+
+  /** After a lost connection: finish with the feedback dialog. */
+  const finish = useCallback(() => {
+    if (phaseRef.current === 'lost') moveTo('ended');
   }, [moveTo]);
 
   const onEvent = useCallback(
@@ -68,9 +96,23 @@ export function useCall(assistantId: string | null) {
           break;
         case 'call-end':
           logger.info('The call was ended', event.reason ?? '');
+          setEndedReason(event.reason);
           if (phaseRef.current === 'connecting') endedEarly.current = true;
           else void end();
           break;
+        case 'connection-lost': {
+          logger.warn('The connection to the assistant was lost', { callId: callRef.current?.id });
+          if (phaseRef.current !== 'active' && phaseRef.current !== 'connecting') break;
+          const call = callRef.current;
+          moveTo('lost');
+          // The lost-connection alert says it all; an earlier problem notice would compete.
+          setNotice(null);
+          resetLiveState();
+          setMuted(false);
+          // The call is over already; this only makes sure the microphone is released.
+          void call?.stop().catch((error: unknown) => logger.warn('Hanging up failed', error));
+          break;
+        }
         case 'error':
           logger.error('Error during the call', event.error);
           if (phaseRef.current === 'active') {
@@ -81,25 +123,53 @@ export function useCall(assistantId: string | null) {
           }
           break;
         case 'volume-level':
+          levels.set(event.level);
+          break;
+        case 'speech-start':
+          setSpeaking(true);
+          break;
+        case 'speech-end':
+          setSpeaking(false);
+          levels.set(0);
+          break;
+        case 'transcript':
+          setTranscript((current) =>
+            addTranscript(current, event.role, event.transcriptType, event.text),
+          );
           break;
       }
     },
-    [end],
+    [end, levels, moveTo, resetLiveState],
   );
 
   const start = useCallback(async () => {
-    if (assistantId == null || phaseRef.current !== 'idle') return;
+    const from = phaseRef.current;
+    if (assistantId == null || (from !== 'idle' && from !== 'lost')) return;
     setNotice(null);
+    setCallId(null);
+    setTranscript(EMPTY_TRANSCRIPT);
+    setMuted(false);
+    setStartedAt(null);
+    resetLiveState();
+    callRef.current = null;
     endedEarly.current = false;
     moveTo('connecting');
     try {
       const call = await service.start({ assistantId }, onEvent);
+      if (disposed.current) {
+        await call.stop();
+        return;
+      }
       callRef.current = call;
       setCallId(call.id);
       logger.info('Call started', { callId: call.id });
+      if (phaseRef.current === 'lost') return;
+      setStartedAt(Date.now());
+      setMuted(call.isMuted());
       moveTo('active');
       if (endedEarly.current) await end();
     } catch (error) {
+      if (disposed.current) return;
       if (isUnavailable(error)) {
         logger.info('Voice calls are not available', error);
         setNotice({
@@ -113,11 +183,25 @@ export function useCall(assistantId: string | null) {
       }
       moveTo('idle');
     }
-  }, [assistantId, service, onEvent, moveTo, end]);
+  }, [assistantId, service, onEvent, moveTo, end, resetLiveState]);
+
+  const toggleMute = useCallback(() => {
+    const call = callRef.current;
+    if (call == null || phaseRef.current !== 'active') return;
+    try {
+      call.setMuted(!call.isMuted());
+      setMuted(call.isMuted());
+    } catch (error) {
+      logger.error('Could not switch the microphone', error);
+      setNotice({ severity: 'warning', text: CALL_MESSAGES.muteFailed });
+    }
+  }, []);
 
   // Leaving the booth mid-call hangs up.
   useEffect(() => {
+    disposed.current = false;
     return () => {
+      disposed.current = true;
       const call = callRef.current;
       if (call && (phaseRef.current === 'active' || phaseRef.current === 'connecting')) {
         void call.stop().catch((error: unknown) => logger.warn('Hanging up failed', error));
@@ -125,5 +209,20 @@ export function useCall(assistantId: string | null) {
     };
   }, []);
 
-  return { phase, notice, callId, start, end };
+  return {
+    phase,
+    /** Why the call ended, for the visitor, when it was not their doing. */
+    endedNote: endedReasonNote(endedReason),
+    notice,
+    callId,
+    transcript,
+    speaking,
+    muted,
+    startedAt,
+    levels,
+    start,
+    end,
+    finish,
+    toggleMute,
+  };
 }

@@ -113,3 +113,21 @@ describe('FeedbackDialog', () => {
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 });
+
+describe('FeedbackDialog with a note about the ending', () => {
+  it('tells the visitor why the call ended before asking for feedback', () => {
+    render(
+      <FeedbackDialog
+        open
+        callId="call-1"
+        assistantId="a-1"
+        note="The call ended because the service was stopped or restarted."
+        onDone={() => undefined}
+      />,
+    );
+    expect(
+      screen.getByText('The call ended because the service was stopped or restarted.'),
+    ).toBeVisible();
+    expect(screen.getByText('How was your call experience?')).toBeVisible();
+  });
+});

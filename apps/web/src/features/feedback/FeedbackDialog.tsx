@@ -22,12 +22,20 @@ export interface FeedbackDialogProps {
   /** The call the feedback is about, when known. */
   callId: string | null;
   assistantId: string | null;
+  /** Why the call ended, when it was not the visitor's doing (shown above the question). */
+  note?: string | null;
   /** The dialog is done: the feedback was stored, or the visitor closed it without sending. */
   onDone: (outcome: 'submitted' | 'skipped') => void;
 }
 
 /** "How was your call experience?": free text sent with `POST /api/feedback`. */
-export function FeedbackDialog({ open, callId, assistantId, onDone }: FeedbackDialogProps) {
+export function FeedbackDialog({
+  open,
+  callId,
+  assistantId,
+  note = null,
+  onDone,
+}: FeedbackDialogProps) {
   const [message, setMessage] = useState('');
   const [sending, setSending] = useState(false);
   const [hint, setHint] = useState<string | null>(null);
@@ -77,6 +85,11 @@ export function FeedbackDialog({ open, callId, assistantId, onDone }: FeedbackDi
     >
       <DialogTitle id="feedback-title">Feedback</DialogTitle>
       <DialogContent>
+        {note && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {note}
+          </Alert>
+        )}
         <DialogContentText id="feedback-question" sx={{ mb: 2 }}>
           How was your call experience?
         </DialogContentText>

@@ -1,0 +1,17 @@
+/**
+ * Why a call ended, told to the visitor when it was not their own doing. Reasons are the
+ * platform's `endedReason` values; the visitor hanging up needs no explanation.
+ */
+const REASONS: Record<string, string> = {
+  'server-shutdown': 'The call ended because the service was stopped or restarted.',
+  'silence-timed-out': 'The call ended because nobody spoke for a while.',
+  'exceeded-max-duration': 'The call reached its maximum length.',
+  'assistant-ended-call': 'The assistant ended the call.',
+  'assistant-said-end-call-phrase': 'The assistant ended the call.',
+  'assistant-error': 'The call ended because of a problem on our side.',
+  'unknown-error': 'The call ended because of a problem on our side.',
+};
+
+export function endedReasonNote(reason: string | undefined): string | null {
+  return reason === undefined ? null : (REASONS[reason] ?? null);
+}
