@@ -10,6 +10,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { openDatabase } from './db/open-database.js';
 import { seedDemo, type DemoSeedReport } from './db/seed/seed-demo.js';
 import { limitBodyDepth } from './http/body-depth.js';
+import { registerCompression } from './http/compression.js';
 import { BODY_LIMIT_BYTES, handleError, handleNotFound } from './http/error-replies.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
@@ -91,8 +92,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
 
     await registerSecurityHeaders(app, { webPlatformBaseUrl: config.webPlatformBaseUrl });
+    await registerCompression(app);
     await registerOpenApi(app);
-    await app.register(rateLimit, { global: false });
+    await app.register(rateLimit, { global: false, allowList: config.rateLimitExemptIps });
     await app.register(appApiRoutes, {
       prefix: '/api',
       db,
@@ -113,6 +115,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       credentials,
       phoneNumbers: new PhoneNumberRepository(db, box),
       recordingsDir: path.join(config.dataDir, 'recordings'),
+      rateLimitExemptIps: config.rateLimitExemptIps,
     });
     const engines = new VoiceEngines(path.join(config.dataDir, 'models'));
     const live = new LiveCalls();

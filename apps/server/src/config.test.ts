@@ -102,6 +102,18 @@ describe('loadConfig', () => {
   });
 });
 
+describe('rate limit exemptions', () => {
+  it('takes a list of IP addresses and refuses anything else', () => {
+    expect(loadConfig({ RATE_LIMIT_EXEMPT_IPS: '127.0.0.1, ::1' }).rateLimitExemptIps).toEqual([
+      '127.0.0.1',
+      '::1',
+    ]);
+    expect(problemsOf({ RATE_LIMIT_EXEMPT_IPS: 'localhost' })).toEqual([
+      'RATE_LIMIT_EXEMPT_IPS must be a comma-separated list of IP addresses, like 127.0.0.1,::1 (got "localhost")',
+    ]);
+  });
+});
+
 describe('web platform settings', () => {
   it('takes the hosted platform URL without a trailing slash, and refuses anything else', () => {
     expect(loadConfig({ WEB_PLATFORM_BASE_URL: 'https://api.vapi.ai/' }).webPlatformBaseUrl).toBe(

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -113,6 +114,20 @@ const envSchema = z.object({
   WEB_PLATFORM_PUBLIC_KEY: optional(
     z.string().trim().min(8, { error: 'must be a platform public key' }).optional(),
   ),
+  RATE_LIMIT_EXEMPT_IPS: optional(
+    z
+      .string()
+      .transform((list) =>
+        list
+          .split(',')
+          .map((ip) => ip.trim())
+          .filter((ip) => ip !== ''),
+      )
+      .refine((ips) => ips.every((ip) => isIP(ip) !== 0), {
+        error: 'must be a comma-separated list of IP addresses, like 127.0.0.1,::1',
+      })
+      .optional(),
+  ),
   TRUST_PROXY: optional(
     z
       .enum(['true', 'false'], { error: 'must be true or false' })
@@ -150,6 +165,8 @@ export interface Config {
    */
   webPlatformBaseUrl: string | undefined;
   webPlatformPublicKey: string | undefined;
+  /** Client addresses no rate limit applies to (a load-testing machine, a trusted gateway). */
+  rateLimitExemptIps: string[];
 }
 
 export class ConfigError extends Error {
@@ -195,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     webPlatformBaseUrl: e.WEB_PLATFORM_BASE_URL,
     webPlatformPublicKey: e.WEB_PLATFORM_PUBLIC_KEY,
+    rateLimitExemptIps: e.RATE_LIMIT_EXEMPT_IPS ?? [],
   };
 }
 

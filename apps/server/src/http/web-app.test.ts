@@ -49,6 +49,32 @@ describe('serving the web app (real server)', () => {
     },
   );
 
+  it('compresses what is worth compressing, as the browser asks', async () => {
+    const big = `console.log(${JSON.stringify('x'.repeat(5000))});`;
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-web-big-'));
+    fs.mkdirSync(path.join(root, 'assets'));
+    fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>big</title>');
+    fs.writeFileSync(path.join(root, 'assets', 'big-Zz99Yy88.js'), big);
+    const restarted = await startTestServer({ webRoot: root });
+    try {
+      const brotli = await fetch(`${restarted.baseUrl}/assets/big-Zz99Yy88.js`, {
+        headers: { 'accept-encoding': 'br' },
+      });
+      expect(brotli.headers.get('content-encoding')).toBe('br');
+      expect(await brotli.text()).toBe(big); // fetch decodes it
+      const plain = await fetch(`${restarted.baseUrl}/assets/big-Zz99Yy88.js`, {
+        headers: { 'accept-encoding': 'identity' },
+      });
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      const small = await fetch(`${restarted.baseUrl}/api/client-config`, {
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      expect(small.headers.get('content-encoding')).toBeNull(); // under 1 KiB: not worth it
+    } finally {
+      await restarted.close();
+    }
+  });
+
   it('sends security headers, with a CSP that allows only the app itself', async () => {
     const response = await server.get('/');
     const csp = response.headers.get('content-security-policy') ?? '';

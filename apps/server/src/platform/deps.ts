@@ -18,6 +18,8 @@ export interface PlatformDeps {
   codeKey: Buffer;
   /** Where call recordings are stored (`<call id>.wav`). */
   recordingsDir: string;
+  /** Client addresses no rate limit applies to. */
+  rateLimitExemptIps: string[];
   now: () => Date;
 }
 

@@ -24,6 +24,7 @@ export const platformApi: FastifyPluginAsync<PlatformDeps> = async (app, options
     phoneNumbers: options.phoneNumbers,
     codeKey: options.codeKey,
     recordingsDir: options.recordingsDir,
+    rateLimitExemptIps: options.rateLimitExemptIps,
     now: options.now,
   };
 

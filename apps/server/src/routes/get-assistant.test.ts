@@ -115,6 +115,18 @@ describe('POST /api/get-assistant (real server, real SQLite file)', () => {
     expect((await check(server, DEMO_CODE, '198.51.100.8')).status).toBe(200);
   });
 
+  it('never limits a client exempted by configuration (a load-testing machine)', async () => {
+    server = await startTestServer({
+      env: { TRUST_PROXY: 'true', RATE_LIMIT_EXEMPT_IPS: '198.51.100.9' },
+      guessLimit: { max: 1, timeWindowMs: 60_000 },
+    });
+    for (let i = 0; i < 5; i += 1)
+      expect((await check(server, `wrong-${i}`, '198.51.100.9')).json).toEqual([]);
+    expect((await check(server, DEMO_CODE, '198.51.100.9')).status).toBe(200);
+    expect((await check(server, 'wrong', '198.51.100.10')).json).toEqual([]);
+    expect((await check(server, 'wrong', '198.51.100.10')).status).toBe(429);
+  });
+
   it('lets a blocked client try again once the window has passed', async () => {
     server = await startTestServer({
       env: { TRUST_PROXY: 'true' },

@@ -80,7 +80,8 @@ export const callRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps)
           max: WEB_CALLS_PER_MINUTE,
           timeWindow: 60_000,
           hook: 'preHandler',
-          allowList: (request) => request.principal?.kind === 'private',
+          allowList: (request, key) =>
+            request.principal?.kind === 'private' || deps.rateLimitExemptIps.includes(key),
           errorResponseBuilder: (_request, context) =>
             new HttpProblem(
               429,
