@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { normalizeText } from '../language-model/normalize.js';
 import {
   spokenFramesAll,
@@ -208,6 +208,28 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     expect(() => stream.finish()).toThrow();
     expect(recognizer.decoderCount).toBe(before);
     expect(recognize(frames).result.text).toBe(items[i]?.text);
+  });
+
+  it('keeps a spare decoder pair ready, so the next open() takes it instead of blocking', async () => {
+    const spareTest = await PocketsphinxRecognizer.create({
+      cacheDir: mkdtempSync(join(tmpdir(), 'ps-spare-')),
+    });
+    try {
+      expect(spareTest.decoderCount).toBe(1);
+      const first = spareTest.open();
+      // The spare is made off the event loop.
+      await vi.waitFor(() => expect(spareTest.decoderCount).toBe(2), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      const second = spareTest.open();
+      // Taken, not made: still two pairs right after the second open().
+      expect(spareTest.decoderCount).toBe(2);
+      first.cancel();
+      second.cancel();
+    } finally {
+      spareTest.dispose();
+    }
   });
 
   it('gives concurrently open streams their own decoders', () => {

@@ -152,6 +152,8 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
   readonly #idle: DecoderPair[] = [];
   readonly #busy = new Set<DecoderPair>();
   readonly #streams = new Set<Stream>();
+  /** A decoder pair being made off the event loop, so the next `open()` need not block. */
+  #spare: Promise<void> | null = null;
   #disposed = false;
 
   private constructor(
@@ -218,7 +220,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
 
   open(): PocketsphinxRecognitionStream {
     if (this.#disposed) throw new Error('PocketsphinxRecognizer: open() after dispose()');
-    // Making a pair here blocks for ~0.3 s (the general model); pre-make with `decoders`.
+    // Making a pair here blocks for ~0.3 s (the general model): rare, since a spare is kept.
     const pair = this.#idle.pop() ?? makePair(this.#api, this.#files, this.domainModel);
     this.#busy.add(pair);
     const stream = new Stream(this.#api, pair, this.fallback, this.#minConfidence, (s) => {
@@ -228,7 +230,28 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
       else this.#idle.push(pair);
     });
     this.#streams.add(stream);
+    this.#keepSpareReady();
     return stream;
+  }
+
+  /**
+   * When the last idle pair has just been taken, makes another one asynchronously: making
+   * one inside `open()` blocks the event loop for ~0.3 s (every live call stalls), which is
+   * what limited concurrent calls. Costs one idle pair's memory (~65–90 MB) per recogniser.
+   */
+  #keepSpareReady(): void {
+    if (this.#disposed || this.#idle.length > 0 || this.#spare !== null) return;
+    this.#spare = makePairAsync(this.#api, this.#files, this.domainModel)
+      .then(
+        (pair) => {
+          if (this.#disposed) freePair(this.#api, pair);
+          else this.#idle.push(pair);
+        },
+        () => undefined, // open() makes one itself if the spare could not be made
+      )
+      .finally(() => {
+        this.#spare = null;
+      });
   }
 
   dispose(): void {
