@@ -38,18 +38,36 @@ export function splitSecrets(
   return { open, secrets };
 }
 
-/** The document with its secrets put back (the inverse of splitSecrets). */
-export function joinSecrets(open: Json, secrets: Record<string, string>): Json {
-  const body = structuredClone(open);
-  for (const [path, value] of Object.entries(secrets)) {
-    const keys = path.split('.');
-    let parent: Json = body;
-    for (const key of keys.slice(0, -1)) {
-      if (!isObject(parent[key])) parent[key] = {};
-      parent = parent[key] as Json;
-    }
-    parent[keys[keys.length - 1]!] = value;
+/**
+ * `body` with the value at `keys` replaced by `update(current)`. Only the objects along the
+ * path are copied (shallowly); everything else is shared with `body`, which is not changed.
+ * A missing path is created when `create` is set and otherwise leaves `body` as it is.
+ */
+function updateAt(
+  body: Json,
+  keys: readonly string[],
+  update: (current: unknown) => unknown,
+  create: boolean,
+): Json {
+  const [key, ...rest] = keys;
+  if (key === undefined) return body;
+  if (rest.length === 0) {
+    if (!create && !(key in body)) return body;
+    return { ...body, [key]: update(body[key]) };
   }
+  const child = body[key];
+  if (!isObject(child) && !create) return body;
+  return { ...body, [key]: updateAt(isObject(child) ? child : {}, rest, update, create) };
+}
+
+/**
+ * The document with its secrets put back (the inverse of splitSecrets). Copies only the
+ * objects on the secrets' paths: this runs for every document a list reads.
+ */
+export function joinSecrets(open: Json, secrets: Record<string, string>): Json {
+  let body = open;
+  for (const [path, value] of Object.entries(secrets))
+    body = updateAt(body, path.split('.'), () => value, true);
   return body;
 }
 
@@ -58,15 +76,20 @@ export function mask(value: string): string {
   return value.length >= 12 ? `${MASK}${value.slice(-4)}` : MASK;
 }
 
-/** A copy of the document with every secret path that holds a string masked. */
+/**
+ * The document with every secret path that holds a string masked. `body` is not changed;
+ * only the objects on those paths are copied (every answer that shows a resource runs this).
+ */
 export function maskSecrets<T extends Json>(body: T, paths: readonly string[]): T {
-  const masked = structuredClone(body);
-  for (const path of paths) {
-    const at = walk(masked, path);
-    const value = at?.parent[at.key];
-    if (at !== null && typeof value === 'string') at.parent[at.key] = mask(value);
-  }
-  return masked;
+  let masked: Json = body;
+  for (const path of paths)
+    masked = updateAt(
+      masked,
+      path.split('.'),
+      (value) => (typeof value === 'string' ? mask(value) : value),
+      false,
+    );
+  return masked as T;
 }
 
 /**
