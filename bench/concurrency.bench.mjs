@@ -1,0 +1,314 @@
+// Concurrent calls: ramps the number of simultaneous calls on one real server until the
+// 95th-percentile voice-to-voice latency passes 800 ms or a turn fails. Each step's callers
+// run in a child process (bench/lib/concurrency-callers.mjs), so process.cpuUsage() here
+// is the server's alone and the callers' is measured in their own process.
+import { fork } from 'node:child_process';
+import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { table } from './lib/markdown.mjs';
+import { fromRoot } from './lib/paths.mjs';
+import { demo, devLines, VOICES, voice } from './lib/speech.mjs';
+import { ratio, summarise } from './lib/stats.mjs';
+import { BOOTH_OVERRIDES, startTalkServer } from './lib/talk-server.mjs';
+
+export const title = 'Concurrent calls';
+export const about =
+  'How many calls one server carries at once. After one unmeasured warm-up call (the ' +
+  'server loads its engines on first use), each step starts N web calls on the real ' +
+  'server; each caller (a Node client in a separate process, on the same 2 cores) hears ' +
+  'the greeting, then speaks knowledge-base dev lines in real time in rotating eSpeak ' +
+  'voices, pausing 1–2 s after each answer. The ramp (1, 2, 4, 6, 8, …) stops at the first ' +
+  'step whose p95 voice-to-voice (measured at the client, from the last speech frame sent ' +
+  'to the first reply audio received) exceeds 800 ms or where a turn failed (no ' +
+  'transcript, no reply); the largest sustained count is the last step that passed. ' +
+  'Reference: the same run with one call; "p95 ÷ 1 call" is each step against it. CPU is ' +
+  "the server process's own (a share of one core per call, over the whole step including " +
+  'greetings and pauses), measured apart from the callers; memory is the growth of the ' +
+  "server's RSS. A wrong reply (recognition picked another entry) is counted but does not " +
+  'end the ramp: some voice/line pairs get one even with a single call.';
+
+const P95_LIMIT_MS = 800;
+/** Where the ramp gives up even if every step passed (about a minute per step). */
+const MAX_CALLS = 24;
+const FULL = { steps: ramp(MAX_CALLS), turns: 4, warmUpTurns: 1 };
+// The smoke test: two short steps of one turn each. A short greeting, the shortest answers and a warm-up call
+// that only hears the greeting keep it well under a minute; the code path is the same.
+const QUICK = {
+  steps: [1, 2],
+  turns: 1,
+  warmUpTurns: 0,
+  lines: 4,
+  firstMessage: 'Hello {{name}}, how can I help?',
+};
+
+/** 1, 2, 4, 6, 8, … up to `max`. */
+function ramp(max) {
+  const steps = [1, 2];
+  while (steps.at(-1) + 2 <= max) steps.push(steps.at(-1) + 2);
+  return steps;
+}
+
+export async function run({ quick, log }) {
+  const plan = quick ? QUICK : FULL;
+  const lines = scriptLines(plan.lines);
+  const overrides = plan.firstMessage
+    ? { ...BOOTH_OVERRIDES, firstMessage: plan.firstMessage }
+    : BOOTH_OVERRIDES;
+  // The public-key limit on new web calls is per address; every caller here is 127.0.0.1.
+  const server = await startTalkServer({ RATE_LIMIT_EXEMPT_IPS: '127.0.0.1' });
+  try {
+    const job = (calls, turns) => ({
+      ...serverAccess(server),
+      overrides,
+      callers: callerScripts(calls, turns, lines),
+    });
+    // One call first, not counted: the server loads eSpeak, builds the recogniser and its
+    // first decoders on first use, which is not a per-call cost.
+    await measureStep(job(1, plan.warmUpTurns), rssMb());
+    const startRssMb = rssMb();
+    const steps = [];
+    for (const calls of plan.steps) {
+      const step = await measureStep(job(calls, plan.turns), startRssMb);
+      steps.push(step);
+      log(describe(step, steps[0]));
+      // One call alone must work: otherwise there is no baseline, and it is a bug, not a
+      // limit. In the smoke test any error is one too.
+      if (calls === 1 && step.failed > 0)
+        throw new Error(`one call alone failed: ${JSON.stringify(step.failures)}`);
+      if (step.error && (calls === 1 || quick)) throw new Error(step.error);
+      // Quick mode runs both of its steps whatever the latency, so the smoke test covers both.
+      if (!step.passed && !quick) break;
+    }
+    return report(steps);
+  } finally {
+    await server.close();
+  }
+}
+
+function serverAccess(server) {
+  return {
+    baseUrl: server.baseUrl,
+    privateKey: server.privateKey,
+    assistantId: server.assistantId,
+  };
+}
+
+/** Knowledge-base dev lines (no intake, no goodbye: those change the call); quick mode takes those with the shortest answers. */
+function scriptLines(count) {
+  const lines = devLines.lines.filter(
+    (line) => line.expect !== 'intake' && line.expect !== 'end-call',
+  );
+  if (count === undefined) return lines;
+  const answerLength = (line) =>
+    demo.knowledgeBase.find((entry) => entry.id === line.expect).answer.length;
+  return [...lines].sort((a, b) => answerLength(a) - answerLength(b)).slice(0, count);
+}
+
+/** N callers: rotating voices, each starting at a different line, with seeded 1–2 s pauses. */
+function callerScripts(calls, turns, lines) {
+  const random = voice.createPrng(calls);
+  return Array.from({ length: calls }, (_, i) => ({
+    voice: VOICES[i % VOICES.length],
+    turns: Array.from({ length: turns }, (_, t) => ({
+      ...lines[(i + t) % lines.length],
+      pauseMs: Math.round(1000 + 1000 * random()),
+    })),
+  }));
+}
+
+/** One step: the callers run in a child process; this process (the server) is measured meanwhile. */
+async function measureStep(job, startRssMb) {
+  const calls = job.callers.length;
+  const loadAverage = os.loadavg()[0];
+  const child = fork(fromRoot('bench/lib/concurrency-callers.mjs'), {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    const exited = new Promise((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`the callers' process exited (${code})`))),
+    );
+    exited.catch(() => undefined);
+    child.send(job);
+    await Promise.race([message(child, 'ready'), exited]);
+    const server = startServerMeter();
+    child.send({ type: 'go' });
+    const outcome = await Promise.race([message(child, 'done'), exited]).catch((error) => ({
+      error,
+    }));
+    const used = server.stop();
+    if (outcome.error) return failedStep(calls, outcome.error, loadAverage);
+    return summariseStep(calls, outcome, used, startRssMb, loadAverage);
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+  }
+}
+
+/** The next IPC message of `type` from the child; an `error` message rejects. */
+function message(child, type) {
+  return new Promise((resolve, reject) => {
+    const listener = (received) => {
+      if (received.type !== type && received.type !== 'error') return;
+      child.off('message', listener);
+      if (received.type === 'error') reject(new Error(`callers: ${received.message}`));
+      else resolve(received);
+    };
+    child.on('message', listener);
+  });
+}
+
+/** This process's CPU time, peak RSS (sampled every 250 ms) and event-loop delay, from now on. */
+function startServerMeter() {
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  let peakRss = rssMb();
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb())), 250);
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
+  return {
+    stop() {
+      clearInterval(sampler);
+      loopDelay.disable();
+      const cpu = process.cpuUsage(cpuBefore);
+      return {
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        wallMs: performance.now() - started,
+        peakRssMb: Math.max(peakRss, rssMb()),
+        loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
+        loopDelayMaxMs: loopDelay.max / 1e6,
+      };
+    },
+  };
+}
+
+function rssMb() {
+  return process.memoryUsage().rss / 2 ** 20;
+}
+
+function summariseStep(calls, callers, server, startRssMb, loadAverage) {
+  const turns = callers.calls.flatMap((call) =>
+    call.turns.map((turn) => ({ ...turn, voice: call.voice })),
+  );
+  const failures = turns.filter((turn) => turn.outcome === 'failed');
+  const latency = summarise(turns.map((turn) => turn.voiceToVoiceMs));
+  const passed = failures.length === 0 && latency.p95 !== null && latency.p95 <= P95_LIMIT_MS;
+  // A share of one core per call: CPU time over wall time, divided among the calls.
+  const perCallCore = (cpuMs, wallMs) => round((100 * cpuMs) / wallMs / calls);
+  return {
+    calls,
+    turns: turns.length,
+    voiceToVoiceMs: latency,
+    failed: failures.length,
+    mismatched: turns.filter((turn) => turn.outcome === 'mismatch').length,
+    passed,
+    stoppedBy: passed
+      ? null
+      : failures.length > 0
+        ? `${failures.length} failed turn(s)`
+        : `p95 ${latency.p95} ms > ${P95_LIMIT_MS} ms`,
+    serverCpuPerCallPct: perCallCore(server.cpuMs, server.wallMs),
+    callersCpuPerCallPct: perCallCore(callers.cpuMs, callers.wallMs),
+    serverRssGrowthMb: round(server.peakRssMb - startRssMb),
+    serverLoopDelayP99Ms: round(server.loopDelayP99Ms),
+    serverLoopDelayMaxMs: round(server.loopDelayMaxMs),
+    callersLoopDelayP99Ms: round(callers.loopDelayP99Ms),
+    loadAverageAtStart: round(loadAverage, 2),
+    wallSeconds: round(server.wallMs / 1000),
+    failures,
+    wrongReplies: turns
+      .filter((turn) => turn.outcome === 'mismatch')
+      .map(({ text, heard, reply }) => ({ text, heard, reply: reply.slice(0, 80) })),
+  };
+}
+
+/** A step that could not run to the end (a call refused, the callers' process failed). */
+function failedStep(calls, error, loadAverage) {
+  return {
+    calls,
+    passed: false,
+    stoppedBy: `error: ${error.message.split('\n')[0]}`,
+    error: error.message,
+    failed: null,
+    loadAverageAtStart: round(loadAverage, 2),
+  };
+}
+
+function describe(step, single) {
+  if (step.error) return `${step.calls} call(s): ${step.stoppedBy}`;
+  const { p50, p95 } = step.voiceToVoiceMs;
+  return `${step.calls} call(s): p50 ${p50} ms, p95 ${p95} ms (${ratio(p95, single.voiceToVoiceMs?.p95)}× one call), ${step.failed} failed, ${step.mismatched} wrong replies, server ${step.serverCpuPerCallPct} % of a core per call${step.passed ? '' : ` — stop: ${step.stoppedBy}`}`;
+}
+
+function report(steps) {
+  const single = steps[0];
+  const sustained = steps.filter((step) => step.passed).at(-1)?.calls ?? 0;
+  const stop = steps.find((step) => !step.passed);
+  const memory = memoryPerCall(steps);
+  const rows = steps.map((step) => [
+    step.calls,
+    step.turns ?? null,
+    step.voiceToVoiceMs?.p50 ?? null,
+    step.voiceToVoiceMs?.p95 ?? null,
+    step.error ? null : ratio(step.voiceToVoiceMs.p95, single.voiceToVoiceMs.p95),
+    step.failed,
+    step.mismatched ?? null,
+    step.serverCpuPerCallPct ?? null,
+    step.callersCpuPerCallPct ?? null,
+    step.serverRssGrowthMb ?? null,
+    step.serverLoopDelayMaxMs ?? null,
+    step.passed ? 'pass' : step.stoppedBy,
+  ]);
+  const headers = [
+    'Calls',
+    'Turns',
+    'p50 ms',
+    'p95 ms',
+    'p95 ÷ 1 call',
+    'Failed',
+    'Wrong reply',
+    'Server CPU / call (% core)',
+    "Callers' CPU / call (% core)",
+    'Server RSS growth (MB)',
+    'Server loop stall, max (ms)',
+    'Verdict',
+  ];
+  const verdict = stop
+    ? `Largest sustained count: **${sustained}** (at ${stop.calls}: ${stop.stoppedBy}).`
+    : `Largest sustained count: **at least ${sustained}** (every step passed; the ramp stops at ${steps.at(-1).calls}).`;
+  const markdown = [
+    table(headers, rows),
+    '',
+    verdict,
+    `Memory: about ${memory ?? '–'} MB of server RSS per extra call (slope of peak RSS over the steps). Most of it is the recogniser's decoder pairs: one per caller speaking at the same moment, kept for reuse (see the stages benchmark).`,
+    `Caveat: the callers (WebSocket, a 20 ms real-time timer each, speech synthesized before each step) run on the same ${os.cpus().length} cores as the server, so at high counts they compete with it; their own CPU is the "callers'" column. The machine is shared, so latencies are noisy: the load average at each step's start is in the JSON.`,
+  ].join('\n');
+  return {
+    summary: {
+      sustainedCalls: sustained,
+      stoppedAt: stop ? { calls: stop.calls, reason: stop.stoppedBy } : null,
+      singleCall: single.voiceToVoiceMs ?? null,
+      p95LimitMs: P95_LIMIT_MS,
+      serverCpuPerCallPct:
+        steps.find((step) => step.calls === sustained)?.serverCpuPerCallPct ?? null,
+      serverRssMbPerCall: memory,
+    },
+    markdown,
+    details: { steps },
+  };
+}
+
+/** Least-squares slope of the server's peak RSS growth against the number of calls. */
+function memoryPerCall(steps) {
+  const points = steps
+    .filter((step) => step.serverRssGrowthMb !== undefined)
+    .map((step) => [step.calls, step.serverRssGrowthMb]);
+  if (points.length < 2) return null;
+  const meanX = points.reduce((sum, [x]) => sum + x, 0) / points.length;
+  const meanY = points.reduce((sum, [, y]) => sum + y, 0) / points.length;
+  const covariance = points.reduce((sum, [x, y]) => sum + (x - meanX) * (y - meanY), 0);
+  const variance = points.reduce((sum, [x]) => sum + (x - meanX) ** 2, 0);
+  return round(covariance / variance);
+}
+
+function round(value, digits = 1) {
+  return Number(value.toFixed(digits));
+}

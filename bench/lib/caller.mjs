@@ -1,0 +1,157 @@
+// A caller on the web-call socket, in Node: streams a microphone in real time (20 ms frames
+// every 20 ms: speech when asked, a quiet noise floor otherwise) and notes exactly when the
+// last frame of each utterance's speech left and when the assistant's audio came back.
+import WebSocket from 'ws';
+import { NOISE_DBFS, voice } from './speech.mjs';
+
+const FRAME = voice.FRAME_SAMPLES;
+
+/** Index of the last 20 ms frame of `samples` that is speech (well above the noise floor). */
+function lastSpeechFrame(samples) {
+  let last = 0;
+  for (let i = 0; i * FRAME < samples.length; i += 1) {
+    if (voice.rmsDbfs(samples.subarray(i * FRAME, (i + 1) * FRAME)) > NOISE_DBFS + 20) last = i;
+  }
+  return last;
+}
+
+export class Caller {
+  messages = [];
+  /** Arrival times (performance.now) of assistant audio chunks. */
+  audioTimes = [];
+  #queue = [];
+  #marks = new Map();
+  #seed = 1;
+  #timer = null;
+  #waiters = new Set();
+
+  constructor(socket) {
+    this.socket = socket;
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) this.audioTimes.push(performance.now());
+      else {
+        const text = data.toString();
+        try {
+          this.messages.push(JSON.parse(text));
+        } catch {
+          this.messages.push(text);
+        }
+      }
+      for (const wake of [...this.#waiters]) wake();
+    });
+    this.closed = new Promise((resolve) => socket.on('close', resolve));
+  }
+
+  static async connect(webCallUrl) {
+    const socket = new WebSocket(webCallUrl);
+    // Listen before the socket opens: the server may speak in the very packet that opens it.
+    const caller = new Caller(socket);
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    await caller.waitFor(() => caller.messages.includes('listening'), 60_000, 'listening');
+    socket.send(JSON.stringify({ type: 'playable' }));
+    caller.#startMicrophone();
+    return caller;
+  }
+
+  #startMicrophone() {
+    let next = performance.now();
+    const tick = () => {
+      if (this.socket.readyState !== WebSocket.OPEN) return;
+      const item = this.#queue.shift();
+      const frame = item?.frame ?? voice.whiteNoise(FRAME, NOISE_DBFS, (this.#seed += 1));
+      this.socket.send(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength));
+      if (item?.mark !== undefined) this.#marks.get(item.mark)(performance.now());
+      next += 20;
+      this.#timer = setTimeout(tick, Math.max(0, next - performance.now()));
+    };
+    tick();
+  }
+
+  /**
+   * Speaks `samples` in real time. Resolves with the moment (performance.now) the last
+   * frame holding speech was sent: the caller's last word, known exactly.
+   */
+  say(samples) {
+    const last = lastSpeechFrame(samples);
+    const mark = Symbol('end of speech');
+    const sent = new Promise((resolve) => this.#marks.set(mark, resolve));
+    for (let i = 0; i * FRAME < samples.length; i += 1) {
+      const frame = new Int16Array(FRAME);
+      frame.set(samples.subarray(i * FRAME, (i + 1) * FRAME));
+      this.#queue.push({ frame, mark: i === last ? mark : undefined });
+    }
+    return sent;
+  }
+
+  /** The first message matching `match` after index `from`. */
+  find(match, from = 0) {
+    return this.messages.slice(from).find((m) => typeof m === 'object' && match(m));
+  }
+
+  async waitFor(predicate, timeoutMs = 30_000, what = 'a message') {
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      const value = predicate();
+      if (value) return value;
+      if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => {
+        const wake = () => {
+          this.#waiters.delete(wake);
+          resolve();
+        };
+        this.#waiters.add(wake);
+        setTimeout(wake, 50);
+      });
+    }
+  }
+
+  /** Waits until the assistant has stopped speaking after message index `from`. */
+  untilAssistantStops(from, timeoutMs = 60_000) {
+    return this.waitFor(
+      () =>
+        this.find(
+          (m) => m.type === 'speech-update' && m.role === 'assistant' && m.status === 'stopped',
+          from,
+        ),
+      timeoutMs,
+      'the assistant to stop speaking',
+    );
+  }
+
+  /**
+   * One turn: speaks `samples`, waits for the reply to be spoken in full, and answers what
+   * the server heard, the reply's text, and the client-side voice-to-voice latency.
+   */
+  async turn(samples) {
+    const from = this.messages.length;
+    const speechEnd = await this.say(samples);
+    const heard = await this.waitFor(
+      () =>
+        this.find(
+          (m) => m.type === 'transcript' && m.role === 'user' && m.transcriptType === 'final',
+          from,
+        ),
+      20_000,
+      'the final transcript',
+    ).catch(() => null);
+    // Nothing recognised means no reply is coming: the turn is over.
+    if (heard !== null) await this.untilAssistantStops(from);
+    const firstAudio = this.audioTimes.find((t) => t > speechEnd);
+    const reply = this.messages
+      .slice(from)
+      .filter((m) => typeof m === 'object' && m.type === 'transcript' && m.role === 'assistant')
+      .map((m) => m.transcript)
+      .join(' ');
+    return {
+      heard: heard?.transcript ?? '',
+      reply,
+      voiceToVoiceMs: firstAudio === undefined ? null : Number((firstAudio - speechEnd).toFixed(1)),
+    };
+  }
+
+  async hangUp() {
+    clearTimeout(this.#timer);
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.close(1000);
+    await this.closed;
+  }
+}

@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// `npm run bench [-- --quick] [-- --only name,name]`: builds Talkbooth, runs every benchmark
+// against the real product on this machine, writes bench/results/<name>.json and (for a
+// full run) BENCHMARKS.md. `--quick` runs a small version of everything in about two
+// minutes, as CI's smoke test: it fails only on errors, never on speed, and writes its
+// results to bench/results/quick/ so the committed full results stay as they are.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { build } from '../scripts/lib/build.mjs';
+import { ensureDependencies } from '../scripts/lib/dependencies.mjs';
+import { fromRoot, root } from './lib/paths.mjs';
+
+/** Every benchmark, in the order BENCHMARKS.md shows them. */
+const BENCHMARKS = [
+  'latency',
+  'concurrency',
+  'stages',
+  'api-throughput',
+  'page-weight',
+  'recognition',
+];
+
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
+});
+const quick = values.quick;
+const selected =
+  values.only === undefined ? BENCHMARKS : values.only.split(',').map((s) => s.trim());
+const unknown = selected.filter((name) => !BENCHMARKS.includes(name));
+if (unknown.length > 0) {
+  console.error(`Unknown benchmark: ${unknown.join(', ')}. Known: ${BENCHMARKS.join(', ')}.`);
+  process.exit(1);
+}
+
+await ensureDependencies(root);
+await build(root);
+
+const machine = {
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model ?? 'unknown',
+  memoryGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+  node: process.version,
+  platform: `${os.type()} ${os.release()}`,
+  loadAverageAtStart: os.loadavg().map((l) => Number(l.toFixed(2))),
+};
+const commit = (() => {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
+  } catch {
+    return 'unknown';
+  }
+})();
+const resultsDir = fromRoot('bench/results', ...(quick ? ['quick'] : []));
+fs.mkdirSync(resultsDir, { recursive: true });
+
+const sections = [];
+let failed = 0;
+for (const name of selected) {
+  const started = Date.now();
+  console.log(`\n▶ ${name}${quick ? ' (quick)' : ''}`);
+  try {
+    const bench = await import(`./${name}.bench.mjs`);
+    const result = await bench.run({ quick, log: (...args) => console.log('  ', ...args) });
+    const seconds = Number(((Date.now() - started) / 1000).toFixed(1));
+    const record = {
+      name,
+      title: bench.title,
+      date: new Date().toISOString(),
+      commit,
+      quick,
+      machine,
+      seconds,
+      ...result,
+    };
+    fs.writeFileSync(path.join(resultsDir, `${name}.json`), `${JSON.stringify(record, null, 2)}\n`);
+    console.log(`\n${result.markdown}\n  (${seconds} s)`);
+    sections.push({
+      name,
+      title: bench.title,
+      about: bench.about,
+      markdown: result.markdown,
+      seconds,
+    });
+  } catch (error) {
+    failed += 1;
+    console.error(`✖ ${name} failed:`, error instanceof Error ? error.stack : error);
+  }
+}
+
+if (!quick && values.only === undefined && failed === 0) {
+  fs.writeFileSync(fromRoot('BENCHMARKS.md'), benchmarksMarkdown(sections));
+  console.log('\nWrote BENCHMARKS.md');
+}
+process.exit(failed === 0 ? 0 : 1);
+
+function benchmarksMarkdown(parts) {
+  const lines = [
+    '# Benchmarks',
+    '',
+    'What Talkbooth does on one machine, measured by `npm run bench` against the real product',
+    '(the built server, its SQLite file, the embedded voice engine, Debian Chromium). Each figure',
+    'stands next to a reference measured in the same run, so a noisy, shared machine still gives',
+    'a meaningful ratio. Raw numbers: `bench/results/<name>.json`.',
+    '',
+    `- Date: ${new Date().toISOString().slice(0, 10)}, commit \`${commit}\``,
+    `- Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, ${machine.platform}, Node ${machine.node}`,
+    `- Load average at start: ${machine.loadAverageAtStart.join(' / ')}`,
+    '',
+    'Repeat: `npm run bench` (everything, about half an hour) or `npm run bench -- --only latency,api-throughput`;',
+    '`npm run bench -- --quick` runs a small version of everything in about two minutes (CI runs it).',
+    '',
+  ];
+  for (const part of parts) {
+    lines.push(
+      `## ${part.title}`,
+      '',
+      part.about,
+      '',
+      part.markdown,
+      '',
+      `_(${part.seconds} s)_`,
+      '',
+    );
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}
