@@ -22,6 +22,8 @@ const SUITES = [
   { name: 'typecheck', args: ['run', 'typecheck'] },
   { name: 'unit and integration tests', args: ['run', 'test:unit'] },
   { name: 'browser tests (Chromium)', args: ['run', 'test:e2e'] },
+  // A smoke test of every benchmark: fails on errors, never on speed.
+  { name: 'benchmarks (quick)', args: ['run', 'bench', '--', '--quick'] },
 ];
 
 try {
