@@ -92,6 +92,8 @@ export class CallSession {
   private maxTimer: ReturnType<typeof setTimeout> | null = null;
   /** Replies are spoken one after another. */
   private speaking: Promise<void> = Promise.resolve();
+  /** Gives back what the recogniser readied for this call. */
+  private releaseRecognizer: (() => void) | undefined;
 
   constructor(
     private readonly stages: CallSessionStages,
@@ -131,6 +133,8 @@ export class CallSession {
     if (this.phase !== 'idle') return;
     this.phase = 'listening';
     this.lastActivity = now();
+    // Readied while the greeting plays, so the caller's first words find it waiting.
+    this.releaseRecognizer = this.stages.recognizer.reserve?.();
     const silenceMs = (this.settings.silenceTimeoutSeconds ?? 30) * 1000;
     this.silenceTimer = setInterval(() => {
       if (
@@ -217,6 +221,7 @@ export class CallSession {
     this.cutShort();
     this.stream?.cancel();
     this.stream = null;
+    this.releaseRecognizer?.();
     this.turns.reset();
     this.output.dispose();
     this.listener.message({ type: 'status-update', status: 'ended', endedReason: reason });

@@ -24,6 +24,12 @@ export interface SpeechRecognizer {
   /** The provider that actually runs, for the call record (e.g. `pocketsphinx`). */
   readonly provider: string;
   open(): RecognitionStream;
+  /**
+   * Optional: readies what one more live call will need (pocketsphinx: a decoder pair,
+   * made off the event loop) so its first `open()` does not make it on the spot. Answers
+   * the function that gives the reservation back when the call ends.
+   */
+  reserve?(): () => void;
   dispose(): void;
 }
 

@@ -232,6 +232,38 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     }
   });
 
+  it('readies a decoder pair for each reserved call off the event loop, so its open() finds one', async () => {
+    const reserving = await PocketsphinxRecognizer.create({
+      cacheDir: mkdtempSync(join(tmpdir(), 'ps-reserve-')),
+    });
+    try {
+      const releaseA = reserving.reserve();
+      const releaseB = reserving.reserve();
+      // Nothing is made on the spot: the event loop stays free.
+      expect(reserving.decoderCount).toBe(1);
+      // One pair per reserved call, and a spare.
+      await vi.waitFor(() => expect(reserving.decoderCount).toBe(3), {
+        timeout: 15_000,
+        interval: 50,
+      });
+      const a = reserving.open();
+      const b = reserving.open();
+      expect(reserving.decoderCount).toBe(3);
+      a.cancel();
+      b.cancel();
+      releaseA();
+      releaseA(); // giving a reservation back twice counts once
+      releaseB();
+      const c = reserving.open();
+      c.cancel();
+      // No more than needed were made meanwhile, and none was freed.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(reserving.decoderCount).toBe(3);
+    } finally {
+      reserving.dispose();
+    }
+  });
+
   it('gives concurrently open streams their own decoders', () => {
     const a = recognizer.open();
     const b = recognizer.open();

@@ -152,8 +152,10 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
   readonly #idle: DecoderPair[] = [];
   readonly #busy = new Set<DecoderPair>();
   readonly #streams = new Set<Stream>();
-  /** A decoder pair being made off the event loop, so the next `open()` need not block. */
-  #spare: Promise<void> | null = null;
+  /** Decoder pairs being made off the event loop. */
+  #making = 0;
+  /** Live calls that asked for a pair of their own (`reserve()`). */
+  #reserved = 0;
   #disposed = false;
 
   private constructor(
@@ -220,7 +222,8 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
 
   open(): PocketsphinxRecognitionStream {
     if (this.#disposed) throw new Error('PocketsphinxRecognizer: open() after dispose()');
-    // Making a pair here blocks for ~0.3 s (the general model): rare, since a spare is kept.
+    // Making a pair here blocks for 0.3–0.7 s (the general model): rare, as pairs are made
+    // ahead (a spare, and one per reserved call).
     const pair = this.#idle.pop() ?? makePair(this.#api, this.#files, this.domainModel);
     this.#busy.add(pair);
     const stream = new Stream(this.#api, pair, this.fallback, this.#minConfidence, (s) => {
@@ -230,28 +233,50 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
       else this.#idle.push(pair);
     });
     this.#streams.add(stream);
-    this.#keepSpareReady();
+    this.#topUp();
     return stream;
   }
 
   /**
-   * When the last idle pair has just been taken, makes another one asynchronously: making
-   * one inside `open()` blocks the event loop for ~0.3 s (every live call stalls), which is
-   * what limited concurrent calls. Costs one idle pair's memory (~65–90 MB) per recogniser.
+   * Readies a decoder pair for one more live call, off the event loop, so the call's first
+   * utterance need not make one (which would stall every live call). Call it when the call
+   * starts (its greeting gives the pair time to load); the answer gives the reservation
+   * back when the call ends. Pairs are kept for reuse, not freed.
    */
-  #keepSpareReady(): void {
-    if (this.#disposed || this.#idle.length > 0 || this.#spare !== null) return;
-    this.#spare = makePairAsync(this.#api, this.#files, this.domainModel)
-      .then(
-        (pair) => {
-          if (this.#disposed) freePair(this.#api, pair);
-          else this.#idle.push(pair);
-        },
-        () => undefined, // open() makes one itself if the spare could not be made
-      )
-      .finally(() => {
-        this.#spare = null;
-      });
+  reserve(): () => void {
+    this.#reserved += 1;
+    this.#topUp();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#reserved -= 1;
+    };
+  }
+
+  /**
+   * Makes pairs asynchronously until there is one for every reserved call (or open stream,
+   * if more) and a spare for the next unannounced `open()`. The spare costs one idle pair's
+   * memory (~65–90 MB) per recogniser.
+   */
+  #topUp(): void {
+    if (this.#disposed) return;
+    const wanted = Math.max(this.#reserved, this.#busy.size) + 1;
+    while (this.#idle.length + this.#busy.size + this.#making < wanted) {
+      this.#making += 1;
+      makePairAsync(this.#api, this.#files, this.domainModel)
+        .then(
+          (pair) => {
+            if (this.#disposed) freePair(this.#api, pair);
+            // Behind the others: a pair just given back, adapted to its caller, is reused first.
+            else this.#idle.unshift(pair);
+          },
+          () => undefined, // open() makes one itself if this one could not be made
+        )
+        .finally(() => {
+          this.#making -= 1;
+        });
+    }
   }
 
   dispose(): void {
