@@ -278,7 +278,7 @@ function report(steps) {
     table(headers, rows),
     '',
     verdict,
-    `Memory: about ${memory ?? '–'} MB of server RSS per extra call (slope of peak RSS over the steps). Most of it is the recogniser's decoder pairs: one per caller speaking at the same moment, kept for reuse (see the stages benchmark).`,
+    `Memory: about ${memory ?? '–'} MB of server RSS per extra call (slope of peak RSS over the steps). Most of it is the recogniser's decoder pairs: one per live call (made while its greeting plays) and a spare, kept for reuse (see the stages benchmark).`,
     `Caveat: the callers (WebSocket, a 20 ms real-time timer each, speech synthesized before each step) run on the same ${os.cpus().length} cores as the server, so at high counts they compete with it; their own CPU is the "callers'" column. The machine is shared, so latencies are noisy: the load average at each step's start is in the JSON.`,
   ].join('\n');
   return {

@@ -48,7 +48,11 @@ const machine = {
 };
 const commit = (() => {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
+    const git = (...args) => execFileSync('git', args, { cwd: root }).toString().trim();
+    const head = git('rev-parse', '--short', 'HEAD');
+    // Uncommitted changes to tracked files mean the numbers are not the commit's.
+    const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
+    return dirty ? `${head} with uncommitted changes` : head;
   } catch {
     return 'unknown';
   }
@@ -56,7 +60,6 @@ const commit = (() => {
 const resultsDir = fromRoot('bench/results', ...(quick ? ['quick'] : []));
 fs.mkdirSync(resultsDir, { recursive: true });
 
-const sections = [];
 let failed = 0;
 for (const name of selected) {
   const started = Date.now();
@@ -68,6 +71,7 @@ for (const name of selected) {
     const record = {
       name,
       title: bench.title,
+      about: bench.about,
       date: new Date().toISOString(),
       commit,
       quick,
@@ -77,26 +81,26 @@ for (const name of selected) {
     };
     fs.writeFileSync(path.join(resultsDir, `${name}.json`), `${JSON.stringify(record, null, 2)}\n`);
     console.log(`\n${result.markdown}\n  (${seconds} s)`);
-    sections.push({
-      name,
-      title: bench.title,
-      about: bench.about,
-      markdown: result.markdown,
-      seconds,
-    });
   } catch (error) {
     failed += 1;
     console.error(`✖ ${name} failed:`, error instanceof Error ? error.stack : error);
   }
 }
 
-if (!quick && values.only === undefined && failed === 0) {
-  fs.writeFileSync(fromRoot('BENCHMARKS.md'), benchmarksMarkdown(sections));
-  console.log('\nWrote BENCHMARKS.md');
+// BENCHMARKS.md shows the latest full result of every benchmark, so `--only` refreshes
+// its sections without rerunning the rest; each section says when and at which commit.
+if (!quick) {
+  const records = BENCHMARKS.map((name) => path.join(resultsDir, `${name}.json`))
+    .filter((file) => fs.existsSync(file))
+    .map((file) => JSON.parse(fs.readFileSync(file, 'utf8')));
+  fs.writeFileSync(fromRoot('BENCHMARKS.md'), benchmarksMarkdown(records));
+  console.log(`\nWrote BENCHMARKS.md (${records.length} of ${BENCHMARKS.length} benchmarks)`);
 }
 process.exit(failed === 0 ? 0 : 1);
 
-function benchmarksMarkdown(parts) {
+function benchmarksMarkdown(records) {
+  const newest = records.reduce((a, b) => (a.date > b.date ? a : b), records[0]);
+  const { machine: m } = newest ?? { machine };
   const lines = [
     '# Benchmarks',
     '',
@@ -105,23 +109,24 @@ function benchmarksMarkdown(parts) {
     'stands next to a reference measured in the same run, so a noisy, shared machine still gives',
     'a meaningful ratio. Raw numbers: `bench/results/<name>.json`.',
     '',
-    `- Date: ${new Date().toISOString().slice(0, 10)}, commit \`${commit}\``,
-    `- Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, ${machine.platform}, Node ${machine.node}`,
-    `- Load average at start: ${machine.loadAverageAtStart.join(' / ')}`,
+    `- Machine: ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}`,
+    '- Each section gives the date, commit and load average of its own run.',
     '',
-    'Repeat: `npm run bench` (everything, about half an hour) or `npm run bench -- --only latency,api-throughput`;',
+    'Repeat: `npm run bench` (everything, about 40 minutes) or `npm run bench -- --only latency,api-throughput`',
+    '(refreshes those sections);',
     '`npm run bench -- --quick` runs a small version of everything in about two minutes (CI runs it).',
     '',
   ];
-  for (const part of parts) {
+  for (const record of records) {
     lines.push(
-      `## ${part.title}`,
+      `## ${record.title}`,
       '',
-      part.about,
+      `_Run ${record.date.slice(0, 10)} at commit \`${record.commit}\`, ${record.seconds} s; ` +
+        `load average at start ${record.machine.loadAverageAtStart.join(' / ')}._`,
       '',
-      part.markdown,
+      record.about,
       '',
-      `_(${part.seconds} s)_`,
+      record.markdown,
       '',
     );
   }

@@ -263,7 +263,7 @@ function report(results) {
     `One-off costs: domain model build ${fixed(results.modelBuild.coldMs)} ms cold, ${fixed(results.modelBuild.cachedMs, 2)} ms from the cache ` +
       `(${results.modelBuild.words} words, ${results.modelBuild.sentences} sentences, n-grams ${results.modelBuild.ngrams.join(' / ')}); ` +
       `decoder load: general model ${fixed(rec.systems.general.decoderInitMs)} ms, the product's domain + general pair ${fixed(rec.systems.product.decoderInitMs)} ms ` +
-      `(+${fixed(rec.systems.product.rssGrowthMb)} MB RSS, one pair per caller speaking at the same moment); eSpeak engine load ${fixed(synthesis.loadMs)} ms; ` +
+      `(+${fixed(rec.systems.product.rssGrowthMb)} MB RSS, one pair per live call); eSpeak engine load ${fixed(synthesis.loadMs)} ms; ` +
       `espeak-ng CLI process start (empty text) ${fixed(synthesis.cli.processStartMs)} ms.`,
   ].join('\n');
   return { summary: summaryOf(results), markdown, details: results };
