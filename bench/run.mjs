@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench [-- --quick] [-- --only name,name]`: builds Talkbooth, runs every benchmark
-// against the real product on this machine, writes bench/results/<name>.json and (for a
-// full run) BENCHMARKS.md. `--quick` runs a small version of everything in about two
+// against the real product on this machine, writes bench/results/<name>.json and rebuilds
+// BENCHMARKS.md from the latest result of each. `--quick` runs a small version of everything in about two
 // minutes, as CI's smoke test: it fails only on errors, never on speed, and writes its
 // results to bench/results/quick/ so the committed full results stay as they are.
 import { execFileSync } from 'node:child_process';
