@@ -126,6 +126,9 @@ function tryLoad(names: readonly string[]): LibraryHandle {
   );
 }
 
+/** The end of the queue of decoder loads on worker threads. */
+let initQueue: Promise<void> = Promise.resolve();
+
 function bind(): PocketsphinxApi {
   const ps = tryLoad(['libpocketsphinx.so.3', 'libpocketsphinx.so']);
   // The sphinxbase functions live in libsphinxbase (pocketsphinx 5prealpha links it);
@@ -146,6 +149,10 @@ function bind(): PocketsphinxApi {
   koffi.pointer('logmath_t', koffi.opaque());
 
   const f = (lib: LibraryHandle, decl: string): Foreign => lib.func(decl);
+  // The library's log goes nowhere, set once for the process. (Giving each decoder
+  // `-logfn /dev/null` made every ps_init close and reopen one global FILE: two decoders
+  // loading at once on different threads closed it twice and deadlocked inside stdio.)
+  f(sb, 'void err_set_logfp(void *stream)')(null);
   const psArgs = f(ps, 'arg_t *ps_args()');
   const cmdLnParseR = f(
     sb,
@@ -197,12 +204,22 @@ function bind(): PocketsphinxApi {
     parseConfig: (argv) => cmdLnParseR(null, psArgs(), argv.length, [...argv], 1) as Pointer | null,
     freeConfig: (config) => void cmdLnFreeR(config),
     init: (config) => psInit(config) as Pointer | null,
-    initAsync: (config) =>
-      new Promise((resolve, reject) => {
-        psInit.async(config, (err: unknown, res: Pointer | null) =>
-          err ? reject(err as Error) : resolve(res),
-        );
-      }),
+    initAsync: (config) => {
+      // One at a time: ps_init was not written for concurrent use (see err_set_logfp).
+      const loaded = initQueue.then(
+        () =>
+          new Promise<Pointer | null>((resolve, reject) => {
+            psInit.async(config, (err: unknown, res: Pointer | null) =>
+              err ? reject(err as Error) : resolve(res),
+            );
+          }),
+      );
+      initQueue = loaded.then(
+        () => undefined,
+        () => undefined,
+      );
+      return loaded;
+    },
     free: (p) => void psFree(p),
     addWord: (p, word, phones, update) => psAddWord(p, word, phones, update ? 1 : 0) as number,
     setLmFile: (p, name, path) => psSetLmFile(p, name, path) as number,

@@ -264,6 +264,26 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     }
   });
 
+  it('loads decoders on worker threads and on the main thread at once without a deadlock', async () => {
+    const busy = await PocketsphinxRecognizer.create({
+      cacheDir: mkdtempSync(join(tmpdir(), 'ps-concurrent-')),
+    });
+    try {
+      // Three loads queued on worker threads, then two open()s: the second finds no idle
+      // pair and loads one on the main thread while the workers are loading theirs.
+      const releases = [busy.reserve(), busy.reserve(), busy.reserve()];
+      const streams = [busy.open(), busy.open()];
+      await vi.waitFor(() => expect(busy.decoderCount).toBe(5), {
+        timeout: 20_000,
+        interval: 50,
+      });
+      for (const stream of streams) stream.cancel();
+      for (const release of releases) release();
+    } finally {
+      busy.dispose();
+    }
+  });
+
   it('gives concurrently open streams their own decoders', () => {
     const a = recognizer.open();
     const b = recognizer.open();

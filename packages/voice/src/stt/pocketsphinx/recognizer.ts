@@ -288,7 +288,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
 }
 
 function argv(files: ModelFiles, lm: string, dict: string, flags: readonly string[]): string[] {
-  return ['-hmm', files.acousticModel, '-lm', lm, '-dict', dict, '-logfn', '/dev/null', ...flags];
+  return ['-hmm', files.acousticModel, '-lm', lm, '-dict', dict, ...flags];
 }
 
 function configFor(api: PocketsphinxApi, args: string[]): Pointer {
