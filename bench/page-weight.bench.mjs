@@ -17,11 +17,11 @@ export const about =
   'for the booth (`/?unicode=<demo code>`, which lands on `/call-section`), against the real ' +
   'server serving the built web app, and the code-entry page’s Largest Contentful Paint ' +
   '(median of 5 loads, 3 in quick mode, each in a fresh browser context so nothing is ' +
-  'cached). The server does not compress its answers (it sends them as they are even to ' +
-  '`accept-encoding: gzip`), so sizes are the bodies gzip-compressed at level 9: what a ' +
-  'compressing proxy would send; “sent today” is what actually crosses the wire. The ' +
-  'reference is a minimal React 19 page (“hello” in a div, bench/fixtures/reference-react-page) ' +
-  'built with the same Vite and React and served uncompressed by a tiny static server; its ' +
+  'cached). “Sent” is what crossed the wire: the server compresses its answers (Brotli or ' +
+  'gzip, as the browser asks). “Gzip” is every body gzip-compressed at level 9 here, the ' +
+  'same yardstick for both pages. The reference is a minimal React 19 page (“hello” in a ' +
+  'div, bench/fixtures/reference-react-page) built with the same Vite and React and served ' +
+  'uncompressed by a tiny static server, so its “sent” is its raw size; its ' +
   'paints are interleaved with Talkbooth’s. Ratios are Talkbooth ÷ reference: how many times ' +
   'the bare React page’s download and paint time the web app needs.';
 
@@ -209,7 +209,7 @@ function weightTable(weights, labels) {
       'JS gzip (kB)',
       'CSS (kB)',
       'CSS gzip (kB)',
-      'Sent today (kB)',
+      'Sent (kB)',
       'Gzip ratio',
     ],
     Object.entries(weights).map(([name, w]) => [
