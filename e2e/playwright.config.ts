@@ -5,10 +5,11 @@ import { defineConfig } from '@playwright/test';
  * own real server on a random port with a throw-away SQLite database (support/fixtures.ts).
  */
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Specs whose calls run in real time. */
+const REAL_TIME_SPECS = '**/live-call.spec.ts';
 
 export default defineConfig({
   testDir: '.',
-  testMatch: '**/*.spec.ts',
   outputDir: '../test-results/playwright',
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -17,6 +18,13 @@ export default defineConfig({
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: [['list']],
+  projects: [
+    { name: 'screens', testMatch: '**/*.spec.ts', testIgnore: REAL_TIME_SPECS },
+    // Calls stream the fake microphone in real time: on two cores, another worker's browser
+    // starves Chromium's audio thread and the caller's words arrive garbled. They run
+    // after everything else, alone.
+    { name: 'live calls', testMatch: REAL_TIME_SPECS, dependencies: ['screens'] },
+  ],
   use: {
     browserName: 'chromium',
     viewport: { width: 1280, height: 800 },
