@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/chromium.mjs';
 import { table } from './lib/markdown.mjs';
 import { buildReferencePage, serveStatic } from './lib/page-weight-reference.mjs';
 import { quantile, ratio, summarise } from './lib/stats.mjs';
@@ -25,16 +26,6 @@ export const about =
   'paints are interleaved with Talkbooth’s. Ratios are Talkbooth ÷ reference: how many times ' +
   'the bare React page’s download and paint time the web app needs.';
 
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-dev-shm-usage',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const VIEWPORT = { width: 1280, height: 800 };
 const LARGEST_FILES = 8;
 
@@ -288,7 +279,7 @@ export async function run({ quick, log }) {
     const reference = await serveStatic(built.outDir);
     cleanups.push(() => reference.close());
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: CHROMIUM_PATH,
       args: CHROMIUM_ARGS,
     });
     cleanups.push(() => browser.close());

@@ -1,10 +1,10 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium.js';
 
 /**
  * Browser tests in Debian's Chromium (never a downloaded browser). Each worker starts its
  * own real server on a random port with a throw-away SQLite database (support/fixtures.ts).
  */
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Specs whose calls run in real time. */
 const REAL_TIME_SPECS = '**/live-call.spec.ts';
 
@@ -31,17 +31,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-dev-shm-usage',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
   },
 });

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, microphoneArgs } from './chromium.mjs';
 import { NOISE_DBFS, spoken, voice } from './speech.mjs';
 
 const RATE = voice.CALLER_SAMPLE_RATE;
@@ -79,20 +80,8 @@ export async function boothTurns(
 ) {
   const mic = await microphoneFile(lines, { greetingSeconds, pauseSeconds, speaker });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-dev-shm-usage',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${mic.file}%noloop`,
-      '--autoplay-policy=no-user-gesture-required',
-    ],
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS, ...microphoneArgs(mic.file)],
   });
   try {
     const context = await browser.newContext();

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, microphoneArgs } from './chromium.js';
 import {
   addNoiseFloor,
   CALLER_SAMPLE_RATE,
@@ -52,20 +53,8 @@ export async function microphoneWav(script: MicrophoneScript): Promise<string> {
 /** Debian's Chromium with its fake microphone playing `wavFile` once (DESIGN.md's flags). */
 export function launchWithMicrophone(wavFile: string): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-dev-shm-usage',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${wavFile}%noloop`,
-      '--autoplay-policy=no-user-gesture-required',
-    ],
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS, ...microphoneArgs(wavFile)],
   });
 }
 
