@@ -7,6 +7,7 @@ export type {
 } from './types.js';
 export {
   PocketsphinxRecognizer,
+  DEFAULT_IDLE_TRIM_MS,
   domainConfidence,
   type DetailedRecognitionResult,
   type GeneralFallback,
@@ -20,6 +21,8 @@ export {
   checkModel,
   modelFiles,
   pocketsphinxAvailable,
+  pocketsphinxProblem,
+  releaseFreedMemory,
   type ModelFiles,
 } from './pocketsphinx/native.js';
 export {

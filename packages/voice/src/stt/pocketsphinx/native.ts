@@ -285,11 +285,35 @@ export function pocketsphinx(): PocketsphinxApi {
 
 /** Whether the native library loads and the model is installed (at `modelDir`). */
 export function pocketsphinxAvailable(modelDir: string = DEFAULT_MODEL_DIR): boolean {
+  return pocketsphinxProblem(modelDir) === null;
+}
+
+/** What keeps pocketsphinx from running (the library or a model file missing), or null. */
+export function pocketsphinxProblem(modelDir: string = DEFAULT_MODEL_DIR): string | null {
   try {
     pocketsphinx();
     checkModel(modelDir);
-    return true;
-  } catch {
-    return false;
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
   }
+}
+
+let mallocTrim: ((pad: number) => number) | null | undefined;
+
+/**
+ * Returns memory that freed decoders left in glibc's malloc arenas to the system
+ * (`malloc_trim(0)`). Decoders are loaded on worker threads, each with its own arena, so
+ * without this a peak of calls keeps its memory after they end. A no-op off glibc.
+ */
+export function releaseFreedMemory(): void {
+  if (mallocTrim === undefined) {
+    try {
+      const trim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)');
+      mallocTrim = (pad) => trim(pad) as number;
+    } catch {
+      mallocTrim = null;
+    }
+  }
+  mallocTrim?.(0);
 }

@@ -264,6 +264,40 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     }
   });
 
+  it('shrinks back to one spare pair once idle, keeping the pairs of calls still reserved', async () => {
+    const shrinking = await PocketsphinxRecognizer.create({
+      cacheDir: mkdtempSync(join(tmpdir(), 'ps-shrink-')),
+      idleTrimMs: 200,
+    });
+    try {
+      const releases = [shrinking.reserve(), shrinking.reserve(), shrinking.reserve()];
+      await vi.waitFor(() => expect(shrinking.decoderCount).toBe(4), {
+        timeout: 20_000,
+        interval: 50,
+      });
+      const streams = releases.map(() => shrinking.open());
+      for (const stream of streams) stream.cancel();
+      // Two calls end; one goes on: its pair and a spare stay.
+      releases[0]!();
+      releases[1]!();
+      await vi.waitFor(() => expect(shrinking.decoderCount).toBe(2), {
+        timeout: 5_000,
+        interval: 50,
+      });
+      releases[2]!();
+      await vi.waitFor(() => expect(shrinking.decoderCount).toBe(1), {
+        timeout: 5_000,
+        interval: 50,
+      });
+      // The spare still serves the next call at once.
+      const next = shrinking.open();
+      expect(shrinking.decoderCount).toBe(1);
+      next.cancel();
+    } finally {
+      shrinking.dispose();
+    }
+  });
+
   it('loads decoders on worker threads and on the main thread at once without a deadlock', async () => {
     const busy = await PocketsphinxRecognizer.create({
       cacheDir: mkdtempSync(join(tmpdir(), 'ps-concurrent-')),

@@ -34,6 +34,7 @@ import {
   checkModel,
   DEFAULT_MODEL_DIR,
   pocketsphinx,
+  releaseFreedMemory,
   type ModelFiles,
   type Pointer,
   type PocketsphinxApi,
@@ -58,7 +59,16 @@ export interface PocketsphinxRecognizerOptions {
   minDomainConfidence?: number;
   /** Decoder pairs made up front (more are made on demand). Default 1. */
   decoders?: number;
+  /**
+   * After this long with no stream given back and no reservation released, pairs beyond
+   * the ones in use, the reserved ones and one spare are freed, and the memory returned to
+   * the system. Default 30 000 ms.
+   */
+  idleTrimMs?: number;
 }
+
+/** How long the pool waits, idle, before shrinking to its spare. */
+export const DEFAULT_IDLE_TRIM_MS = 30_000;
 
 /** A final result with the reasons behind it. */
 export interface DetailedRecognitionResult extends RecognitionResult {
@@ -157,6 +167,8 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
   /** Live calls that asked for a pair of their own (`reserve()`). */
   #reserved = 0;
   #disposed = false;
+  readonly #idleTrimMs: number;
+  #trimTimer: ReturnType<typeof setTimeout> | null = null;
 
   private constructor(
     api: PocketsphinxApi,
@@ -171,6 +183,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     this.domainModel = domainModel;
     this.fallback = domainModel ? (options.generalFallback ?? 'on-doubt') : 'parallel';
     this.#minConfidence = options.minDomainConfidence ?? 0.65;
+    this.#idleTrimMs = options.idleTrimMs ?? DEFAULT_IDLE_TRIM_MS;
     this.#idle.push(...pairs);
     this.decoderInitMs = initMs;
   }
@@ -230,7 +243,10 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
       this.#streams.delete(s);
       this.#busy.delete(pair);
       if (this.#disposed) freePair(this.#api, pair);
-      else this.#idle.push(pair);
+      else {
+        this.#idle.push(pair);
+        this.#scheduleTrim();
+      }
     });
     this.#streams.add(stream);
     this.#topUp();
@@ -241,7 +257,8 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
    * Readies a decoder pair for one more live call, off the event loop, so the call's first
    * utterance need not make one (which would stall every live call). Call it when the call
    * starts (its greeting gives the pair time to load); the answer gives the reservation
-   * back when the call ends. Pairs are kept for reuse, not freed.
+   * back when the call ends. Pairs are kept for reuse until the pool has been idle for
+   * `idleTrimMs`, then shrink back to one spare.
    */
   reserve(): () => void {
     this.#reserved += 1;
@@ -251,7 +268,33 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
       if (released) return;
       released = true;
       this.#reserved -= 1;
+      this.#scheduleTrim();
     };
+  }
+
+  /** (Re)starts the idle countdown after which unneeded pairs are freed. */
+  #scheduleTrim(): void {
+    if (this.#disposed) return;
+    if (this.#trimTimer !== null) clearTimeout(this.#trimTimer);
+    this.#trimTimer = setTimeout(() => {
+      this.#trimTimer = null;
+      this.#trim();
+    }, this.#idleTrimMs);
+    this.#trimTimer.unref();
+  }
+
+  /** Frees idle pairs beyond those in use, the reserved ones and a spare. */
+  #trim(): void {
+    if (this.#disposed) return;
+    const wanted = Math.max(this.#reserved, this.#busy.size) + 1;
+    let freed = 0;
+    while (this.#idle.length > 0 && this.#idle.length + this.#busy.size > wanted) {
+      // The front holds pairs made ahead and never used, then the longest idle.
+      freePair(this.#api, this.#idle.shift() as DecoderPair);
+      freed += 1;
+    }
+    // Freed decoders leave their pages in malloc's arenas; hand them back to the system.
+    if (freed > 0) releaseFreedMemory();
   }
 
   /**
@@ -282,8 +325,10 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
+    if (this.#trimTimer !== null) clearTimeout(this.#trimTimer);
     for (const s of [...this.#streams]) s.cancel();
     for (const p of this.#idle.splice(0)) freePair(this.#api, p);
+    releaseFreedMemory();
   }
 }
 
