@@ -6,6 +6,8 @@ export interface ProviderChoice {
   used: string;
   /** Set when `used` is a fallback for `requested`. */
   reason?: string;
+  /** Anything else the operator should know about this stage (a key kept back). */
+  note?: string;
 }
 
 export interface CallProviders {

@@ -1,6 +1,6 @@
 import type { AssistantDto } from '@talkbooth/protocol';
 import { LocalReplyEngine } from './local/engine.js';
-import { OpenAiCompatibleReplyEngine } from './openai/engine.js';
+import { OpenAiCompatibleReplyEngine, type ReplyFetch } from './openai/engine.js';
 import type { ReplyEngine } from './types.js';
 
 export interface CreateReplyEngineOptions {
@@ -10,6 +10,8 @@ export interface CreateReplyEngineOptions {
   credentials: (provider: string) => string | undefined;
   /** Passed to a hosted engine. */
   firstTokenTimeoutMs?: number;
+  /** The fetch a hosted engine reaches its endpoint with (default: the global one). */
+  fetch?: ReplyFetch;
 }
 
 export interface CreatedReplyEngine {
@@ -48,6 +50,7 @@ export function createReplyEngine(
           apiKey,
           variableValues,
           firstTokenTimeoutMs: options.firstTokenTimeoutMs,
+          fetch: options.fetch,
         }),
       };
     }
@@ -61,6 +64,7 @@ export function createReplyEngine(
           apiKey: options.credentials('custom-llm'),
           variableValues,
           firstTokenTimeoutMs: options.firstTokenTimeoutMs,
+          fetch: options.fetch,
         }),
       };
     }

@@ -26,5 +26,6 @@ export {
   OPENAI_BASE_URL,
   OpenAiCompatibleReplyEngine,
   type OpenAiCompatibleReplyEngineOptions,
+  type ReplyFetch,
 } from './openai/engine.js';
 export { SseParser, SseDecoder, type SseEvent } from './openai/sse.js';

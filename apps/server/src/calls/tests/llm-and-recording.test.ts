@@ -16,7 +16,8 @@ vi.setConfig({ testTimeout: 120_000 });
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  // The endpoint stubs listen on this machine: let the server reach private addresses.
+  server = await startTestServer({ env: { OUTBOUND_ALLOW_PRIVATE: 'true' } });
 });
 afterAll(async () => {
   await server.close();

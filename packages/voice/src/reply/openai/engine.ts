@@ -22,7 +22,15 @@ export interface OpenAiCompatibleReplyEngineOptions {
   firstTokenTimeoutMs?: number;
   /** How long the stream may go quiet after the first token. Default 15000 ms. */
   idleTimeoutMs?: number;
+  /**
+   * The fetch to reach the endpoint with (default: the global one). The server passes one
+   * that refuses private network addresses for URLs its users gave.
+   */
+  fetch?: ReplyFetch;
 }
+
+/** The part of `fetch` the engine uses. */
+export type ReplyFetch = (url: string, init: RequestInit) => Promise<Response>;
 
 /** Spoken replies are short: the default when the assistant sets no `maxTokens`. */
 const DEFAULT_MAX_TOKENS = 250;
@@ -43,8 +51,10 @@ export class OpenAiCompatibleReplyEngine implements ReplyEngine {
   private readonly variableValues: Record<string, unknown>;
   private readonly firstTokenTimeoutMs: number;
   private readonly idleTimeoutMs: number;
+  private readonly fetch: ReplyFetch;
 
   constructor(options: OpenAiCompatibleReplyEngineOptions) {
+    this.fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
     this.provider = options.provider;
     this.assistant = options.assistant;
     this.apiKey = options.apiKey;
@@ -129,7 +139,7 @@ export class OpenAiCompatibleReplyEngine implements ReplyEngine {
     try {
       let response: Response;
       try {
-        response = await fetch(this.url, {
+        response = await this.fetch(this.url, {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
