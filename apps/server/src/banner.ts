@@ -14,6 +14,7 @@ export function startBanner(
   baseUrl: string,
   demo: DemoSeedReport,
   createdKeys: CreatedKey[] = [],
+  webKeyOrigins: string[] | null = null,
 ): string {
   const lines = ['', `  Talkbooth is running at ${baseUrl}`, ''];
   if (demo.demoCode !== null) {
@@ -31,6 +32,13 @@ export function startBanner(
   }
   lines.push(`  Register:        ${baseUrl}/register`);
   lines.push(`  Platform API:    ${baseUrl}/platform  (OpenAPI: ${baseUrl}/platform/openapi.json)`);
+  if (webKeyOrigins !== null) {
+    lines.push(
+      webKeyOrigins.length > 0
+        ? `  Web app's public key works from: ${webKeyOrigins.join(', ')}`
+        : "  Web app's public key works from any origin (set PLATFORM_ALLOWED_ORIGINS to limit it).",
+    );
+  }
   if (createdKeys.length > 0) {
     lines.push(
       '',

@@ -103,8 +103,23 @@ export class ApiKeyService {
       orgId: record.orgId,
       kind: record.kind,
       keyId: record.id,
-      allowedOrigins: record.allowedOrigins,
+      allowedOrigins: record.kind === 'public' ? this.originsOf(record.allowedOrigins) : [],
     };
+  }
+
+  /**
+   * Where a public key may be used from: its own origins, or PLATFORM_ALLOWED_ORIGINS for a
+   * key that has none (the generated key the web app hands out, too). Empty means any.
+   */
+  private originsOf(own: string[]): string[] {
+    return own.length > 0 ? own : this.config.platformAllowedOrigins;
+  }
+
+  /** The origins the web app's public key accepts (empty: any), for the start banner. */
+  async webPublicKeyOrigins(): Promise<string[]> {
+    if (this.config.platformPublicKey !== undefined) return this.config.platformAllowedOrigins;
+    const newest = await this.keys.newestActivePublic();
+    return this.originsOf(newest?.allowedOrigins ?? []);
   }
 
   /** The public key the web app starts calls with, or null when there is none. */

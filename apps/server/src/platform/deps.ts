@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { CallAdmission } from '../calls/call-admission.js';
+import type { ServerLifecycle } from '../lifecycle.js';
 import type { AssistantRepository } from '../db/repositories/assistants.js';
 import type { CallRepository } from '../db/repositories/calls.js';
 import type { CredentialRepository } from '../db/repositories/credentials.js';
@@ -20,6 +22,11 @@ export interface PlatformDeps {
   recordingsDir: string;
   /** Client addresses no rate limit applies to. */
   rateLimitExemptIps: string[];
+  /** Places for live calls (MAX_LIVE_CALLS and the per-address cap). */
+  admission: CallAdmission;
+  lifecycle: ServerLifecycle;
+  /** PUBLIC_URL, for the links handed out (webCallUrl). */
+  publicUrl: string | undefined;
   now: () => Date;
 }
 

@@ -25,6 +25,9 @@ export const platformApi: FastifyPluginAsync<PlatformDeps> = async (app, options
     codeKey: options.codeKey,
     recordingsDir: options.recordingsDir,
     rateLimitExemptIps: options.rateLimitExemptIps,
+    admission: options.admission,
+    lifecycle: options.lifecycle,
+    publicUrl: options.publicUrl,
     now: options.now,
   };
 

@@ -24,23 +24,37 @@ export const callMessageSchema = z.looseObject({
   secondsFromStart: z.number().optional(),
 });
 
-/**
- * The fields of a call document, typed alike in requests and answers: whatever a client
- * may send is stored, and whatever is stored can be answered.
- */
-const callDocumentFields = {
+/** The fields of a call a client chooses when it creates one. */
+const callRequestFields = {
   assistant: assistantDtoSchema.optional(),
   assistantOverrides: assistantOverridesSchema.optional(),
   customer: customerSchema.optional(),
   phoneNumberId: z.string().min(1).optional(),
   metadata: metadataSchema.optional(),
   maxDurationSeconds: z.number().min(10).max(43_200).optional(),
+};
+
+/**
+ * What the server writes as the call goes: never taken from a request (a client could
+ * otherwise forge a transcript or a cost), whatever key made it.
+ */
+const callResultFields = {
   costBreakdown: z.record(z.string(), z.unknown()).optional(),
   transcript: z.string().optional(),
   recordingUrl: z.string().optional(),
   summary: z.string().optional(),
   messages: z.array(callMessageSchema).optional(),
 };
+
+/** Document keys only the server writes; dropped from create requests. */
+export const SERVER_WRITTEN_CALL_FIELDS = [
+  ...Object.keys(callResultFields),
+  'analysis',
+  'artifact',
+  'latency',
+  'providers',
+  'endedDetail',
+] as const;
 
 const oneAssistant = (body: { assistantId?: string | undefined; assistant?: unknown }) =>
   (body.assistantId !== undefined) !== (body.assistant !== undefined);
@@ -52,7 +66,7 @@ const ASSISTANT_REQUIRED = {
 /** `POST /call/web`. */
 export const createWebCallSchema = z
   .looseObject({
-    ...callDocumentFields,
+    ...callRequestFields,
     assistantId: z.string().min(1).optional(),
   })
   .refine(oneAssistant, ASSISTANT_REQUIRED);
@@ -61,7 +75,7 @@ export type CreateWebCall = z.input<typeof createWebCallSchema>;
 /** `POST /call/phone`. */
 export const createPhoneCallSchema = z
   .looseObject({
-    ...callDocumentFields,
+    ...callRequestFields,
     assistantId: z.string().min(1).optional(),
     customerId: z.string().min(1).optional(),
     phoneNumber: z
@@ -82,7 +96,8 @@ export type CreatePhoneCall = z.input<typeof createPhoneCallSchema>;
 /** A call as stored and answered. */
 export const callSchema = z.looseObject({
   ...resourceFields,
-  ...callDocumentFields,
+  ...callRequestFields,
+  ...callResultFields,
   type: z.enum(CALL_TYPES),
   status: z.enum(CALL_STATUSES),
   endedReason: z.string().optional(),

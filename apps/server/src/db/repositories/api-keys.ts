@@ -24,13 +24,16 @@ export interface NewApiKey {
   sealedKey: string | null;
 }
 
+const originsOf = (column: string | null): string[] =>
+  column === null ? [] : (JSON.parse(column) as string[]);
+
 const toRecord = (row: ApiKeyTable): ApiKeyRecord => ({
   id: row.id,
   orgId: row.org_id,
   kind: row.kind,
   name: row.name,
   hint: row.key_hint,
-  allowedOrigins: row.allowed_origins === null ? [] : (JSON.parse(row.allowed_origins) as string[]),
+  allowedOrigins: originsOf(row.allowed_origins),
   revokedAt: row.revoked_at,
   createdAt: row.created_at,
 });
@@ -81,17 +84,25 @@ export class ApiKeyRepository {
    * The public key to hand the web app (sealed, with its id): the newest active one that
    * works from any origin, else the newest active one.
    */
-  async newestActivePublic(): Promise<{ id: string; sealedKey: string } | undefined> {
+  async newestActivePublic(): Promise<
+    { id: string; sealedKey: string; allowedOrigins: string[] } | undefined
+  > {
     const row = await this.db
       .selectFrom('api_keys')
-      .select(['id', 'sealed_key'])
+      .select(['id', 'sealed_key', 'allowed_origins'])
       .where('kind', '=', 'public')
       .where('revoked_at', 'is', null)
       .where('sealed_key', 'is not', null)
       .orderBy(sql`case when allowed_origins is null then 0 else 1 end`)
       .orderBy('created_at', 'desc')
       .executeTakeFirst();
-    return row?.sealed_key == null ? undefined : { id: row.id, sealedKey: row.sealed_key };
+    return row?.sealed_key == null
+      ? undefined
+      : {
+          id: row.id,
+          sealedKey: row.sealed_key,
+          allowedOrigins: originsOf(row.allowed_origins),
+        };
   }
 
   async list(): Promise<ApiKeyRecord[]> {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -6,22 +7,38 @@ import {
   createPhoneCallSchema,
   createWebCallSchema,
   idParamsSchema,
+  SERVER_WRITTEN_CALL_FIELDS,
 } from '@talkbooth/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { admissionMessage } from '../../calls/call-admission.js';
 import { humanDuration } from '../../http/human-duration.js';
 import { badReference, HttpProblem, notFound } from '../../http/problems.js';
+import { publicSocketOrigin } from '../../http/public-address.js';
+import { DRAINING_MESSAGE } from '../../lifecycle.js';
 import { principalOf } from '../auth.js';
 import { JOIN_TOKEN_TTL_MS, type PlatformDeps } from '../deps.js';
 import { presentCall } from '../present.js';
+import { checkPublicKeyCall } from '../public-key-policy.js';
 
 const tags = ['Calls'];
 
 /** Web calls one client address may start per minute with the public key. */
 export const WEB_CALLS_PER_MINUTE = 30;
 
+/**
+ * How long a call's place is held for its caller to connect: the link's lifetime and a
+ * little more, so a link opened at its last moment still finds its place.
+ */
+const PLACE_HOLD_MS = JOIN_TOKEN_TTL_MS + 5_000;
+
 /** Why a phone call could not be placed, as recorded on the call. */
 export const NO_TELEPHONY_REASON = 'telephony-not-configured';
+
+function withoutServerWrittenFields(body: Record<string, unknown>): Record<string, unknown> {
+  const written: readonly string[] = SERVER_WRITTEN_CALL_FIELDS;
+  return Object.fromEntries(Object.entries(body).filter(([key]) => !written.includes(key)));
+}
 
 /**
  * `/call`: list and read calls; create web calls (public keys allowed) and phone calls
@@ -92,26 +109,57 @@ export const callRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps)
       schema: { tags, body: createWebCallSchema, response: { 201: callSchema } },
     },
     async (request, reply) => {
-      const { orgId } = principalOf(request);
+      const principal = principalOf(request);
+      const { orgId } = principal;
+      if (deps.lifecycle.draining) throw new HttpProblem(503, DRAINING_MESSAGE);
       const { assistantId, ...rest } = request.body;
+      if (principal.kind === 'public') {
+        // The public key may only start calls with a stored assistant, within its limits.
+        // (Fields only the server writes are dropped for every key, not refused.)
+        const stored =
+          assistantId === undefined ? undefined : await assistants.get(orgId, assistantId);
+        if (assistantId === undefined || stored !== undefined) {
+          checkPublicKeyCall(withoutServerWrittenFields(request.body), stored?.body ?? {});
+        }
+      }
       if (assistantId !== undefined && !(await assistants.exists(orgId, assistantId))) {
         throw badReference(
           'assistantId',
           `There is no assistant with id ${assistantId} in your organisation.`,
         );
       }
-      const at = now();
-      const call = await calls.create(
-        orgId,
-        { type: 'webCall', status: 'queued', assistantId },
-        rest,
-        at,
-      );
-      const token = await calls.issueJoinToken(call.id, JOIN_TOKEN_TTL_MS, at);
-      const scheme = request.protocol === 'https' ? 'wss' : 'ws';
-      const webCallUrl = `${scheme}://${request.host}/ws/call/${call.id}?token=${token}`;
-      request.log.info({ callId: call.id, assistantId }, 'web call created');
-      return reply.code(201).send({ ...presentCall(call), webCallUrl });
+
+      const id = crypto.randomUUID();
+      // Calls from the public key count against the caller's address; the operator's own
+      // servers (private key) and exempt addresses only against the total.
+      const address =
+        principal.kind === 'public' && !deps.rateLimitExemptIps.includes(request.ip)
+          ? request.ip
+          : null;
+      const refusal = deps.admission.admit(id, address, PLACE_HOLD_MS);
+      if (refusal !== null) {
+        request.log.warn({ refusal }, 'web call refused: no free place');
+        reply.header('retry-after', '60');
+        throw new HttpProblem(429, admissionMessage(refusal));
+      }
+      try {
+        const at = now();
+        const call = await calls.create(
+          orgId,
+          { type: 'webCall', status: 'queued', assistantId },
+          rest,
+          at,
+          id,
+        );
+        const token = await calls.issueJoinToken(call.id, JOIN_TOKEN_TTL_MS, at);
+        const origin = publicSocketOrigin(request, deps.publicUrl);
+        const webCallUrl = `${origin}/ws/call/${call.id}?token=${token}`;
+        request.log.info({ callId: call.id, assistantId }, 'web call created');
+        return await reply.code(201).send({ ...presentCall(call), webCallUrl });
+      } catch (error) {
+        deps.admission.release(id);
+        throw error;
+      }
     },
   );
 
