@@ -10,7 +10,11 @@ export type EndedReason =
   | 'exceeded-max-duration'
   | 'assistant-error'
   | 'server-shutdown'
-  | 'unknown-error';
+  | 'unknown-error'
+  /** The client broke the wire protocol (a malformed frame or message, one over the size limit). */
+  | 'customer-sent-invalid-data'
+  /** The client sent audio much faster than real time (see the server's audio pacer). */
+  | 'customer-sent-audio-too-fast';
 
 /** One line of the call record's `messages`, in the hosted platform's shape. */
 export interface RecordMessage {

@@ -40,7 +40,10 @@ describe('the call socket with bad input and broken connections (real server)', 
     );
     await client.whenClosed();
     const record = await endedRecord(server, call.id);
-    expect(record).toMatchObject({ endedReason: 'unknown-error', endedDetail: error.error });
+    expect(record).toMatchObject({
+      endedReason: 'customer-sent-invalid-data',
+      endedDetail: error.error,
+    });
     expect(record.messages?.[0]).toMatchObject({
       role: 'bot',
       message: expect.stringContaining('Hello Sam'),
@@ -65,7 +68,7 @@ describe('the call socket with bad input and broken connections (real server)', 
       expect((await client.waitFor(() => client.find('error'))).error).toBe(message);
       await client.whenClosed();
       expect(await endedRecord(server, call.id)).toMatchObject({
-        endedReason: 'unknown-error',
+        endedReason: 'customer-sent-invalid-data',
         endedDetail: message,
       });
     }

@@ -10,6 +10,11 @@ const REASONS: Record<string, string> = {
   'assistant-said-end-call-phrase': 'The assistant ended the call.',
   'assistant-error': 'The call ended because of a problem on our side.',
   'unknown-error': 'The call ended because of a problem on our side.',
+  'customer-sent-invalid-data':
+    'The call ended because this browser sent audio the service could not read.',
+  'customer-sent-audio-too-fast':
+    'The call ended because this browser sent audio faster than anyone can speak.',
+  'server-crashed': 'The call ended because the service stopped unexpectedly.',
 };
 
 export function endedReasonNote(reason: string | undefined): string | null {
