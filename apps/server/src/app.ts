@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import websocket from '@fastify/websocket';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -15,9 +16,15 @@ import { BODY_LIMIT_BYTES, handleError, handleNotFound } from './http/error-repl
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
 import { createLogger } from './logger.js';
-import { registerCallSocket } from './calls/call-socket.js';
+import { registerCallSocket, MAX_SOCKET_MESSAGE_BYTES } from './calls/call-socket.js';
+import { CallAdmission } from './calls/call-admission.js';
+import { CallLeases } from './calls/call-leases.js';
 import { LiveCalls } from './calls/live-calls.js';
-import { VoiceEngines } from './calls/voice-engines.js';
+import { VoiceEngines, type VoiceEnginesOptions } from './calls/voice-engines.js';
+import { registerHealthRoutes } from './health/health-routes.js';
+import { registerHostCheck } from './http/public-address.js';
+import { ServerLifecycle } from './lifecycle.js';
+import { createOutboundFetch } from './security/outbound.js';
 import type { GuessLimit } from './routes/deps.js';
 import { appApiRoutes } from './routes/index.js';
 import { accessCodeKey } from './security/access-codes.js';
@@ -25,6 +32,7 @@ import { loadMasterKey } from './security/master-key.js';
 import { SecretBox } from './security/secret-box.js';
 import { ApiKeyService, type CreatedKey } from './platform/api-key-service.js';
 import { registerOpenApi, PLATFORM_PREFIX } from './platform/openapi.js';
+import { JOIN_TOKEN_TTL_MS } from './platform/deps.js';
 import { platformApi } from './platform/plugin.js';
 import { AssistantRepository } from './db/repositories/assistants.js';
 import { CallRepository } from './db/repositories/calls.js';
@@ -40,6 +48,8 @@ export interface AppOptions {
   guessLimit?: GuessLimit;
   /** The clock, for tests that need to move time. */
   now?: () => Date;
+  /** Voice engine settings (tests shorten the decoder pool's idle time). */
+  voice?: VoiceEnginesOptions;
 }
 
 export interface TalkboothApp {
@@ -50,6 +60,15 @@ export interface TalkboothApp {
   createdKeys: CreatedKey[];
   /** Migrations applied at this start. */
   migrations: string[];
+  /**
+   * Begins a shutdown: new calls are refused, readiness fails, and every live call is
+   * ended (each caller told why, each record written). Then `app.close()` finishes it.
+   */
+  drain(): Promise<void>;
+  /** The origins the web app's public key accepts (empty: any); null when it is not ours. */
+  webKeyOrigins: string[] | null;
+  /** The speech engines (tests read how many decoders they hold). */
+  engines: VoiceEngines;
 }
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -75,6 +94,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const calls = new CallRepository(db, box);
     const credentials = new CredentialRepository(db, box);
     const createdKeys = await keys.provision(now());
+    const lifecycle = new ServerLifecycle();
+    const admission = new CallAdmission({
+      maxCalls: config.maxLiveCalls,
+      maxPerAddress: config.maxLiveCallsPerAddress,
+    });
+    const outbound = createOutboundFetch({ allowPrivate: config.outboundAllowPrivate });
+    const leases = new CallLeases(calls, {
+      ttlMs: config.callLeaseSeconds * 1000,
+      joinTtlMs: JOIN_TOKEN_TTL_MS,
+      now,
+      log: logger,
+    });
 
     const app = Fastify({
       loggerInstance: logger,
@@ -88,10 +119,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     app.setNotFoundHandler(handleNotFound);
     app.addHook('preValidation', limitBodyDepth);
     app.addHook('onClose', async () => {
+      await leases.stop();
+      await outbound.close();
       await db.destroy();
     });
 
-    await registerSecurityHeaders(app, { webPlatformBaseUrl: config.webPlatformBaseUrl });
+    // First of all hooks: nothing may build a header or a link from a malformed Host.
+    registerHostCheck(app, config.publicUrl);
+    await registerSecurityHeaders(app, {
+      webPlatformBaseUrl: config.webPlatformBaseUrl,
+      publicUrl: config.publicUrl,
+    });
     await registerCompression(app);
     await registerOpenApi(app);
     await app.register(rateLimit, { global: false, allowList: config.rateLimitExemptIps });
@@ -116,30 +154,62 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       phoneNumbers: new PhoneNumberRepository(db, box),
       recordingsDir: path.join(config.dataDir, 'recordings'),
       rateLimitExemptIps: config.rateLimitExemptIps,
+      admission,
+      lifecycle,
+      publicUrl: config.publicUrl,
     });
-    const engines = new VoiceEngines(path.join(config.dataDir, 'models'));
+    const engines = new VoiceEngines(path.join(config.dataDir, 'models'), options.voice);
     const live = new LiveCalls();
+    const drain = async () => {
+      lifecycle.beginDraining();
+      await live.endAll('server-shutdown');
+    };
     // Before the socket plugin's own preClose closes every socket: end live calls properly
     // (each client told why, each record written) first.
-    app.addHook('preClose', async () => {
-      await live.endAll('server-shutdown');
-    });
+    app.addHook('preClose', drain);
     app.addHook('onClose', async () => {
       await engines.dispose();
     });
-    await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+    await app.register(websocket, { options: { maxPayload: MAX_SOCKET_MESSAGE_BYTES } });
     registerCallSocket(app, {
       calls,
       assistants,
       credentials,
       engines,
       live,
+      admission,
+      leases,
+      lifecycle,
+      outboundFetch: outbound.fetch,
+      publicUrl: config.publicUrl,
       recordingsDir: path.join(config.dataDir, 'recordings'),
       now,
     });
 
+    registerHealthRoutes(app, {
+      checks: {
+        database: async () => {
+          await sql`select 1`.execute(db);
+          return 'ok';
+        },
+        voice: () => engines.check(),
+        shutdown: async () => {
+          if (lifecycle.draining) throw new Error('The server is shutting down.');
+          return 'running';
+        },
+        calls: async () => {
+          if (admission.full)
+            throw new Error(`All ${config.maxLiveCalls} call places are taken (MAX_LIVE_CALLS).`);
+          return `${admission.count} of ${config.maxLiveCalls} places taken`;
+        },
+      },
+    });
     await registerWebApp(app, options.webRoot ?? DEFAULT_WEB_ROOT);
-    return { app, demo, createdKeys, migrations };
+    const webKeyOrigins =
+      config.webPlatformBaseUrl === undefined ? await keys.webPublicKeyOrigins() : null;
+    // Ends the calls a crashed run left behind, then keeps leases and the sweep going.
+    await leases.start();
+    return { app, demo, createdKeys, migrations, drain, webKeyOrigins, engines };
   } catch (error) {
     await db.destroy();
     throw error;

@@ -11,6 +11,29 @@ const optional = <T extends z.ZodType>(schema: T) =>
     schema,
   );
 
+function boolean(fallback: 'true' | 'false') {
+  return z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default(fallback)
+    .transform((value) => value === 'true');
+}
+
+function count(min: number, max: number) {
+  return z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(min, { error: `must be between ${min} and ${max}` })
+    .max(max, { error: `must be between ${min} and ${max}` });
+}
+
+/**
+ * Calls at once by default: the largest count the concurrency benchmark sustained on a
+ * 2-core machine with every call's latency within its one-call range (12–14; BENCHMARKS.md).
+ */
+export const DEFAULT_MAX_LIVE_CALLS = 12;
+/** Calls at once from one client address by default: a few booths behind one router. */
+export const DEFAULT_MAX_CALLS_PER_ADDRESS = 4;
+
 /**
  * The environment, validated. Every setting has a safe default for one machine; the
  * messages say what a good value looks like.
@@ -128,12 +151,22 @@ const envSchema = z.object({
       })
       .optional(),
   ),
-  TRUST_PROXY: optional(
+  TRUST_PROXY: optional(boolean('false')),
+  PUBLIC_URL: optional(
     z
-      .enum(['true', 'false'], { error: 'must be true or false' })
-      .default('false')
-      .transform((value) => value === 'true'),
+      .string()
+      .refine((url) => normaliseOrigin(url) !== null, {
+        error:
+          'must be the address visitors open, like https://talk.clinic.example (scheme, host, optional port; no path)',
+      })
+      .transform((url) => normaliseOrigin(url) ?? url)
+      .optional(),
   ),
+  MAX_LIVE_CALLS: optional(count(1, 10_000).default(DEFAULT_MAX_LIVE_CALLS)),
+  MAX_LIVE_CALLS_PER_ADDRESS: optional(count(1, 10_000).default(DEFAULT_MAX_CALLS_PER_ADDRESS)),
+  OUTBOUND_ALLOW_PRIVATE: optional(boolean('false')),
+  CALL_LEASE_SECONDS: optional(count(1, 300).default(15)),
+  SHUTDOWN_GRACE_SECONDS: optional(count(1, 600).default(10)),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -167,6 +200,22 @@ export interface Config {
   webPlatformPublicKey: string | undefined;
   /** Client addresses no rate limit applies to (a load-testing machine, a trusted gateway). */
   rateLimitExemptIps: string[];
+  /**
+   * The address visitors open (`https://talk.clinic.example`): call links, recording links,
+   * the web app's platform URL and the content security policy are built from it. Unset:
+   * from each request's (checked) Host header.
+   */
+  publicUrl: string | undefined;
+  /** Calls this server takes at once (places are held from POST /call/web). */
+  maxLiveCalls: number;
+  /** Calls at once from one client address (public-key calls). */
+  maxLiveCallsPerAddress: number;
+  /** Let requests to user-given URLs (custom-llm) reach loopback and private networks. */
+  outboundAllowPrivate: boolean;
+  /** How long a call's lease lasts unrenewed before another process may end the call. */
+  callLeaseSeconds: number;
+  /** How long a shutdown may take before the process exits anyway. */
+  shutdownGraceSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -213,6 +262,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webPlatformBaseUrl: e.WEB_PLATFORM_BASE_URL,
     webPlatformPublicKey: e.WEB_PLATFORM_PUBLIC_KEY,
     rateLimitExemptIps: e.RATE_LIMIT_EXEMPT_IPS ?? [],
+    publicUrl: e.PUBLIC_URL,
+    maxLiveCalls: e.MAX_LIVE_CALLS,
+    maxLiveCallsPerAddress: e.MAX_LIVE_CALLS_PER_ADDRESS,
+    outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
+    callLeaseSeconds: e.CALL_LEASE_SECONDS,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
   };
 }
 

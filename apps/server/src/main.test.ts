@@ -1,46 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { killMainProcesses, startMain } from './test-support/main-process.js';
 
-/** The built entry point, exactly what `npm start` runs. */
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill('SIGKILL');
-});
-
-function startMain(
-  env: Record<string, string>,
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-main-')),
-) {
-  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const output = () => ({ stdout, stderr });
-  const waitFor = async (pattern: RegExp): Promise<RegExpMatchArray> => {
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
-      const match = stdout.match(pattern);
-      if (match) return match;
-      if (child.exitCode !== null) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`no ${pattern} in output:\n${stdout}\n${stderr}`);
-  };
-  return { child, exited, output, waitFor, dataDir };
-}
+afterEach(killMainProcesses);
 
 describe('the server entry point (built, as `npm start` runs it)', () => {
   it('prints a start banner whose demo link opens the demo assistant, and stops cleanly on SIGTERM', async () => {
@@ -51,6 +12,9 @@ describe('the server entry point (built, as `npm start` runs it)', () => {
     const code = url.searchParams.get('unicode');
     expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
     expect(server.output().stdout).toContain('A new demo code is issued at every start');
+    expect(server.output().stdout).toContain(
+      "Web app's public key works from any origin (set PLATFORM_ALLOWED_ORIGINS to limit it).",
+    );
 
     const response = await fetch(`http://127.0.0.1:${url.port}/api/get-assistant`, {
       method: 'POST',

@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { publicBaseUrl, startBanner } from './banner.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
+import { shutDown } from './shutdown.js';
 
 /** Starts the server from the environment: migrate, seed, listen, print the banner. */
 async function main(): Promise<void> {
@@ -17,7 +18,8 @@ async function main(): Promise<void> {
   }
 
   const logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
-  const { app, demo, createdKeys, migrations } = await buildApp(config, { logger });
+  const built = await buildApp(config, { logger });
+  const { app, demo, createdKeys, migrations, webKeyOrigins } = built;
   if (migrations.length > 0) logger.info({ migrations }, 'database migrated');
   if (demo.seeded) logger.info('demo assistant seeded');
 
@@ -37,15 +39,16 @@ async function main(): Promise<void> {
 
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  process.stdout.write(`${startBanner(publicBaseUrl(config.host, port), demo, createdKeys)}\n`);
+  const baseUrl = config.publicUrl ?? publicBaseUrl(config.host, port);
+  process.stdout.write(`${startBanner(baseUrl, demo, createdKeys, webKeyOrigins)}\n`);
 
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    logger.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
+    logger.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'shutting down');
+    shutDown(built, { graceMs: config.shutdownGraceSeconds * 1000, logger }).then(
+      (outcome) => process.exit(outcome === 'clean' ? 0 : 1),
       (error: unknown) => {
         logger.error({ err: error }, 'error while shutting down');
         process.exit(1);

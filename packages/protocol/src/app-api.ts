@@ -16,7 +16,13 @@ const NOT_AN_OBJECT = 'The request body must be a JSON object.';
 
 /** `POST /api/get-assistant`: the code is sent exactly as the visitor typed it. */
 export const getAssistantRequestSchema = z.object(
-  { unicode: z.string({ error: 'Send the access code as a string field "unicode".' }) },
+  {
+    unicode: z
+      .string({ error: 'Send the access code as a string field "unicode".' })
+      .max(LIMITS.unicodeMaxLength, {
+        error: `An access code has at most ${LIMITS.unicodeMaxLength} characters.`,
+      }),
+  },
   { error: 'Send a JSON object like {"unicode": "your code"}.' },
 );
 export type GetAssistantRequest = z.infer<typeof getAssistantRequestSchema>;

@@ -23,6 +23,13 @@ import {
 import type { AssistantRepository } from '../db/repositories/assistants.js';
 import type { CallRepository } from '../db/repositories/calls.js';
 import type { CredentialRepository } from '../db/repositories/credentials.js';
+import { publicOrigin } from '../http/public-address.js';
+import { DRAINING_MESSAGE, type ServerLifecycle } from '../lifecycle.js';
+import type { OutboundFetch } from '../security/outbound.js';
+import { AudioPacer } from './audio-pacer.js';
+import { admissionMessage, type CallAdmission } from './call-admission.js';
+import { credentialsForCall } from './call-credentials.js';
+import type { CallLeases } from './call-leases.js';
 import { CallRecording } from './call-recording.js';
 import { chooseSpeechProviders, type CallProviders } from './providers.js';
 import type { LiveCalls } from './live-calls.js';
@@ -34,6 +41,13 @@ export interface CallSocketDeps {
   credentials: CredentialRepository;
   engines: VoiceEngines;
   live: LiveCalls;
+  admission: CallAdmission;
+  leases: CallLeases;
+  lifecycle: ServerLifecycle;
+  /** Requests to user-given URLs (a custom-llm endpoint) go through this. */
+  outboundFetch: OutboundFetch;
+  /** PUBLIC_URL, for the recording link. */
+  publicUrl: string | undefined;
   recordingsDir: string;
   now: () => Date;
 }
@@ -45,11 +59,18 @@ const CLOSE = {
   alreadyUsed: 4409,
   expired: 4410,
   badData: 4400,
+  busy: 4429,
   failed: 4500,
+  unavailable: 4503,
 } as const;
+
+/** The socket's message size limit (ws closes the socket with 1009 beyond it). */
+export const MAX_SOCKET_MESSAGE_BYTES = 64 * 1024;
 
 /** Up to a second of audio per binary message: more is not a frame, it is a mistake. */
 const MAX_AUDIO_MESSAGE_BYTES = 32_000;
+/** Caller audio is 16 kHz: samples per millisecond. */
+const SAMPLES_PER_MS = 16;
 /** Start speaking after the client says it can play audio, or after this long anyway. */
 const PLAYABLE_WAIT_MS = 3_000;
 
@@ -67,6 +88,17 @@ export function registerCallSocket(app: FastifyInstance, deps: CallSocketDeps): 
   });
 }
 
+/** Holds a place for the call, or refuses the socket; true when the call may go on. */
+function takePlace(socket: WebSocket, id: string, deps: CallSocketDeps): boolean {
+  // The place was taken when the call was created; a call created by another process
+  // (or whose hold ran out at the link's last moment) takes one now.
+  if (deps.admission.connected(id)) return true;
+  const refusal = deps.admission.admit(id, null, null);
+  if (refusal === null) return true;
+  refuse(socket, CLOSE.busy, admissionMessage(refusal));
+  return false;
+}
+
 async function acceptCall(
   socket: WebSocket,
   request: FastifyRequest,
@@ -75,6 +107,7 @@ async function acceptCall(
   const { id } = request.params as { id: string };
   const { token } = request.query as { token?: string };
   const log = request.log.child({ callId: id });
+  if (deps.lifecycle.draining) return refuse(socket, CLOSE.unavailable, DRAINING_MESSAGE);
 
   const redeemed =
     token === undefined
@@ -103,6 +136,12 @@ async function acceptCall(
   if (call === undefined || call.status !== 'queued') {
     return refuse(socket, CLOSE.alreadyUsed, 'This call has already started or ended.');
   }
+  if (!takePlace(socket, id, deps)) return;
+  // Started under this process's lease; conditional, so a call the sweep ended is not revived.
+  if (!(await deps.calls.markStarted(id, deps.leases.lease(), deps.now()))) {
+    deps.admission.release(id);
+    return refuse(socket, CLOSE.alreadyUsed, 'This call has already started or ended.');
+  }
   await new CallConnection(socket, request, call, deps, log).run();
 }
 
@@ -122,6 +161,10 @@ function send(socket: WebSocket, message: ServerMessage | typeof LISTENING): voi
 class CallConnection {
   private session: CallSession | null = null;
   private readonly frames = new FrameSplitter(FRAME_SAMPLES);
+  private readonly pacer = new AudioPacer();
+  /** Why the client's data ended the call (a protocol error), when it did. */
+  private protocolError: string | null = null;
+  private ended = false;
   private recording: CallRecording | null = null;
   private readonly turns: TurnMetrics[] = [];
   /** Record writes in order, so a later write never lands before an earlier one. */
@@ -137,21 +180,39 @@ class CallConnection {
     private readonly log: FastifyBaseLogger,
   ) {}
 
+  /** Serves the call until it ends; any failure ends it with a reason, never silently. */
   async run(): Promise<void> {
-    const { deps, call } = this;
-    const startedAt = deps.now().toISOString();
-    this.write({ status: 'in-progress', startedAt }, {});
+    this.deps.leases.hold(this.call.id, () => {
+      this.log.error('another process ended this call (its lease ran out): ending it here');
+      if (this.session !== null) void this.session.end('unknown-error');
+    });
     this.socket.on('close', () => this.onClose());
+    this.socket.on('error', (error) => this.onSocketError(error));
     this.socket.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
+    try {
+      await this.setUp();
+    } catch (error) {
+      this.log.error({ err: error }, 'call failed to start');
+      this.fail('The call could not start because of a server error.');
+    }
+  }
 
+  private async setUp(): Promise<void> {
+    const { deps, call } = this;
     const base = await this.assistantOf(call);
     if (base === undefined) return this.fail('The assistant of this call no longer exists.');
     const { assistant, variableValues } = effectiveAssistant(base, call.assistantOverrides);
     const speech = chooseSpeechProviders(assistant);
-    const credentials = await this.credentialsOf(call.orgId);
+    const credentials = await credentialsForCall(deps.credentials, call.orgId, {
+      modelUrl: assistant.model?.url,
+      // Only a stored assistant's URL is the organisation's; an inline one came with the call.
+      storedModelUrl: call.assistant === undefined ? base.model?.url : undefined,
+    });
+    if (credentials.withheld !== undefined) this.log.warn(credentials.withheld);
     const { engine, fallbackReason } = createReplyEngine(assistant, {
       variableValues,
-      credentials: (p) => credentials.get(p),
+      credentials: (p) => credentials.keys.get(p),
+      fetch: deps.outboundFetch,
     });
     const providers: CallProviders = {
       ...speech,
@@ -159,6 +220,7 @@ class CallConnection {
         requested: assistant.model?.provider ?? 'local',
         used: engine.provider,
         ...(fallbackReason === undefined ? {} : { reason: fallbackReason }),
+        ...(credentials.withheld === undefined ? {} : { note: credentials.withheld }),
       },
     };
 
@@ -168,11 +230,12 @@ class CallConnection {
       deps.engines.vad(),
       deps.engines.denoiser(),
     ]);
-    if (this.closed) {
+    if (this.closed || this.ended) {
       vad.dispose();
       denoiser.dispose();
+      if (this.ended) return;
       return this.persistEnd({
-        reason: 'customer-ended-call',
+        reason: this.protocolError === null ? 'customer-ended-call' : 'customer-sent-invalid-data',
         conclusion: { summary: '' },
         messages: [],
       });
@@ -245,12 +308,17 @@ class CallConnection {
   }
 
   private onMessage(data: Buffer, isBinary: boolean): void {
+    if (this.ended) return;
     if (isBinary) {
       if (data.length === 0 || data.length % 2 !== 0 || data.length > MAX_AUDIO_MESSAGE_BYTES) {
         return this.badData(
           `An audio message must hold 16-bit PCM samples: an even number of bytes, at most ${MAX_AUDIO_MESSAGE_BYTES} (got ${data.length}).`,
         );
       }
+      // At most real time plus a small lead: a faster sender would stall every other call.
+      const verdict = this.pacer.take(data.length / 2 / SAMPLES_PER_MS);
+      if (verdict === 'drop') return;
+      if (verdict === 'too-fast') return this.tooFast();
       const samples = new Int16Array(data.length / 2);
       for (let i = 0; i < samples.length; i += 1) samples[i] = data.readInt16LE(i * 2);
       for (const frame of this.frames.push(samples)) {
@@ -277,16 +345,41 @@ class CallConnection {
   /** Malformed input from the client: tell it why, and end the call with the reason. */
   private badData(detail: string): void {
     this.log.warn({ detail }, 'malformed client data');
+    this.endBecauseOfClient('customer-sent-invalid-data', detail);
+  }
+
+  /** The client sends audio faster than any microphone: end the call before it hurts others. */
+  private tooFast(): void {
+    const detail = `This client sent audio faster than real time (${(this.pacer.droppedMs / 1000).toFixed(1)} s more than a microphone makes), so the call was ended. Send one 20 ms frame every 20 ms.`;
+    this.log.warn({ droppedMs: this.pacer.droppedMs }, 'caller audio faster than real time');
+    this.endBecauseOfClient('customer-sent-audio-too-fast', detail);
+  }
+
+  private endBecauseOfClient(reason: CallEnd['reason'], detail: string): void {
+    if (this.ended) return;
     this.endedDetail = detail;
     send(this.socket, { type: 'error', error: detail });
-    if (this.session !== null) void this.session.end('unknown-error');
-    else this.persistEnd({ reason: 'unknown-error', conclusion: { summary: '' }, messages: [] });
+    if (this.session !== null) void this.session.end(reason);
+    else this.persistEnd({ reason, conclusion: { summary: '' }, messages: [] });
+  }
+
+  /** ws reports a message over the size limit (then closes with 1009) or a broken frame. */
+  private onSocketError(error: Error): void {
+    const tooLarge =
+      (error as Error & { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
+    this.protocolError = tooLarge
+      ? `A message was larger than the socket's ${MAX_SOCKET_MESSAGE_BYTES / 1024} KiB limit; the connection was closed. Send audio as 20 ms frames (640 bytes).`
+      : `The connection broke: ${error.message}`;
+    this.endedDetail = this.protocolError;
+    this.log.warn({ err: error }, 'call socket error');
   }
 
   private onClose(): void {
     this.closed = true;
-    // A dropped socket is the caller hanging up.
-    if (this.session !== null && !this.session.ended) void this.session.end('customer-ended-call');
+    // A dropped socket is the caller hanging up, unless the client broke the protocol.
+    const reason =
+      this.protocolError === null ? 'customer-ended-call' : 'customer-sent-invalid-data';
+    if (this.session !== null && !this.session.ended) void this.session.end(reason);
   }
 
   private fail(detail: string): void {
@@ -297,7 +390,11 @@ class CallConnection {
 
   /** Writes the ending (once), then closes the socket. */
   private persistEnd(end: CallEnd): void {
-    if (this.session !== null) this.deps.live.remove(this.call.id);
+    if (this.ended) return;
+    this.ended = true;
+    this.deps.live.remove(this.call.id);
+    this.deps.leases.drop(this.call.id);
+    this.deps.admission.release(this.call.id);
     const endedAt = this.deps.now().toISOString();
     const fields: Record<string, unknown> = {
       summary: end.conclusion.summary,
@@ -315,7 +412,7 @@ class CallConnection {
     const recording = this.recording;
     if (recording !== null) {
       const file = path.join(this.deps.recordingsDir, `${this.call.id}.wav`);
-      const url = `${this.request.protocol}://${this.request.host}/platform/call/${this.call.id}/recording`;
+      const url = `${publicOrigin(this.request, this.deps.publicUrl)}/platform/call/${this.call.id}/recording`;
       this.writes = this.writes.then(async () => {
         await recording.save(file);
         await this.deps.calls.update(this.call.id, {}, { recordingUrl: url }, this.deps.now());
@@ -340,15 +437,6 @@ class CallConnection {
     if (call.assistant !== undefined) return call.assistant;
     if (call.assistantId === undefined) return undefined;
     return (await this.deps.assistants.get(call.orgId, call.assistantId))?.body;
-  }
-
-  private async credentialsOf(orgId: string): Promise<Map<string, string>> {
-    const keys = new Map<string, string>();
-    for (const credential of await this.deps.credentials.newestByProvider(orgId)) {
-      const key = credential.body.apiKey;
-      if (typeof key === 'string') keys.set(credential.body.provider, key);
-    }
-    return keys;
   }
 }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   EspeakSynthesizer,
   PocketsphinxRecognizer,
+  pocketsphinxProblem,
   RnnoiseSuppressor,
   WebRtcVad,
   type DomainVocabulary,
@@ -20,11 +21,46 @@ const RECOGNIZER_CACHE_SIZE = 8;
  * jobs); each assistant's recogniser is built once per vocabulary, its language model
  * cached on disk; voice activity and noise state are per call.
  */
+export interface VoiceEnginesOptions {
+  /** How long a recogniser's decoder pool idles before shrinking to its spare. */
+  idleTrimMs?: number;
+}
+
 export class VoiceEngines {
   private synthesizerPromise: Promise<SpeechSynthesizer> | null = null;
   private readonly recognizers = new Map<string, Promise<SpeechRecognizer>>();
 
-  constructor(private readonly modelCacheDir: string) {}
+  constructor(
+    private readonly modelCacheDir: string,
+    private readonly options: VoiceEnginesOptions = {},
+  ) {}
+
+  /**
+   * For the readiness check: the recogniser's library and model are installed and the
+   * synthesiser loads (once; then it is shared with calls). Throws saying what is missing.
+   */
+  async check(): Promise<string> {
+    const problem = pocketsphinxProblem();
+    if (problem !== null) throw new Error(problem);
+    try {
+      await this.synthesizer();
+    } catch (error) {
+      throw new Error(
+        `the speech synthesiser does not load: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    return 'ok';
+  }
+
+  /** Decoder pairs held by every recogniser (in use, reserved or spare). */
+  async decoderCount(): Promise<number> {
+    let total = 0;
+    for (const recognizer of await Promise.allSettled(this.recognizers.values())) {
+      if (recognizer.status === 'fulfilled' && recognizer.value instanceof PocketsphinxRecognizer)
+        total += recognizer.value.decoderCount;
+    }
+    return total;
+  }
 
   synthesizer(): Promise<SpeechSynthesizer> {
     this.synthesizerPromise ??= EspeakSynthesizer.create();
@@ -47,6 +83,7 @@ export class VoiceEngines {
     const created = PocketsphinxRecognizer.create({
       vocabulary,
       cacheDir: path.join(this.modelCacheDir, 'language-models'),
+      ...(this.options.idleTrimMs === undefined ? {} : { idleTrimMs: this.options.idleTrimMs }),
     });
     created.catch(() => this.recognizers.delete(key));
     this.recognizers.set(key, created);

@@ -121,6 +121,9 @@ export interface CallTable {
   /** The rest of the call (assistant, overrides, customer, messages…) as JSON. */
   data: string;
   secrets: SealedSecrets;
+  /** The process serving the live call, and until when (see calls/call-leases.ts). */
+  lease_owner: string | null;
+  lease_expires_at: string | null;
   created_at: string;
   updated_at: string;
 }

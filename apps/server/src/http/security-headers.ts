@@ -6,9 +6,14 @@ import type { IncomingMessage } from 'node:http';
 const DAILY_SCRIPTS = ['https://*.daily.co'];
 const DAILY_CONNECTIONS = ['https://*.daily.co', 'wss://*.daily.co', 'wss://*.wss.daily.co'];
 
-/** The call socket on this very host: `'self'` does not cover ws: in every browser. */
-const ownSockets = (request: IncomingMessage) => {
-  const host = request.headers.host ?? 'localhost';
+/**
+ * The call socket on this very host: `'self'` does not cover ws: in every browser. From
+ * PUBLIC_URL when set, else from the Host header, which the host check (public-address.ts)
+ * has already found to be a plain host name.
+ */
+const ownSockets = (publicUrl: string | undefined) => (request: IncomingMessage) => {
+  const host =
+    publicUrl === undefined ? (request.headers.host ?? 'localhost') : new URL(publicUrl).host;
   return `ws://${host} wss://${host}`;
 };
 
@@ -21,7 +26,7 @@ const ownSockets = (request: IncomingMessage) => {
  */
 export async function registerSecurityHeaders(
   app: FastifyInstance,
-  options: { webPlatformBaseUrl?: string | undefined } = {},
+  options: { webPlatformBaseUrl?: string | undefined; publicUrl?: string | undefined } = {},
 ): Promise<void> {
   const hosted =
     options.webPlatformBaseUrl === undefined ? null : new URL(options.webPlatformBaseUrl).origin;
@@ -36,7 +41,7 @@ export async function registerSecurityHeaders(
         mediaSrc: ["'self'", 'blob:'],
         connectSrc: [
           "'self'",
-          ownSockets,
+          ownSockets(options.publicUrl),
           ...(hosted === null ? [] : [hosted, ...DAILY_CONNECTIONS]),
         ],
         workerSrc: ["'self'", ...(hosted === null ? [] : ['blob:'])],

@@ -7,8 +7,21 @@ import { handleNotFound, sendError } from './error-replies.js';
 /** The routes the web app handles itself (DESIGN.md); each one serves index.html. */
 export const SPA_ROUTES = ['/', '/login', '/medibrief', '/call-section', '/register', '/:unicode'];
 
-/** First path segments that are never UniCodes, so `/api` is not mistaken for one. */
-const RESERVED_SEGMENTS = new Set(['api', 'platform', 'assets', 'ws']);
+/**
+ * First path segments that are never UniCodes, so `/api` is not mistaken for one, nor the
+ * paths health checkers and scrapers probe (`/healthz` and `/readyz` are real routes).
+ */
+const RESERVED_SEGMENTS = new Set([
+  'api',
+  'platform',
+  'assets',
+  'ws',
+  'health',
+  'healthz',
+  'readyz',
+  'livez',
+  'metrics',
+]);
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';

@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ClientConfig } from '@talkbooth/protocol';
 import { listTalkDocuments } from '../db/repositories/talk-documents.js';
+import { publicOrigin } from '../http/public-address.js';
 import type { AppApiDeps } from './deps.js';
 
 /**
- * `GET /api/client-config`: what the browser needs at run time. The platform URL is
- * built from the request, so it is right behind any host name the visitor used; the public
+ * `GET /api/client-config`: what the browser needs at run time. The platform URL comes
+ * from PUBLIC_URL, or else from the request's checked Host, so it is right behind any host
+ * name the visitor used; the public
  * key may only start web calls. With WEB_PLATFORM_BASE_URL the browser calls that platform
  * (the hosted one) with WEB_PLATFORM_PUBLIC_KEY instead.
  */
@@ -19,7 +21,8 @@ export const clientConfigRoute: FastifyPluginAsyncZod<AppApiDeps> = async (app, 
         typeof productDocument?.title === 'string' ? productDocument.title : deps.config.product,
       talkHomeUrl: deps.config.talkHomeUrl,
       platformBaseUrl:
-        deps.config.webPlatformBaseUrl ?? `${request.protocol}://${request.host}/platform`,
+        deps.config.webPlatformBaseUrl ??
+        `${publicOrigin(request, deps.config.publicUrl)}/platform`,
       platformPublicKey:
         deps.config.webPlatformBaseUrl === undefined
           ? await deps.keys.webPublicKey()

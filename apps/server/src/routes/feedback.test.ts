@@ -25,21 +25,40 @@ const stored = (id: string) =>
 
 describe('POST /api/feedback (real server, real SQLite file)', () => {
   it('stores the feedback with the call id, the assistant and the rating', async () => {
+    const [demo] = await server.client().assistant.list();
+    const call = await server.client().call.createWeb({ assistantId: demo!.id });
     const response = await server.post('/api/feedback', {
       message: '  Clear and friendly.  ',
       rating: 5,
-      callId: 'call-123',
-      assistantId: 'assistant-9',
+      callId: call.id,
     });
     expect(response.status).toBe(201);
     const receipt = feedbackReceiptSchema.parse(response.json);
+    // The assistant is taken from the call when the browser does not say it.
     expect(stored(receipt.id)).toEqual({
       product: 'medibrief',
-      call_id: 'call-123',
-      assistant_id: 'assistant-9',
+      call_id: call.id,
+      assistant_id: demo!.id,
       rating: 5,
       message: 'Clear and friendly.',
     });
+  });
+
+  it('refuses feedback about a call that does not exist, naming the field, and stores nothing', async () => {
+    const count = () =>
+      (server.readDb().prepare('select count(*) as n from feedback').get() as { n: number }).n;
+    const before = count();
+    const response = await server.post('/api/feedback', { rating: 4, callId: 'no-such-call' });
+    expect(response.status).toBe(400);
+    const message =
+      'There is no call with id no-such-call. Send the id of the call the feedback is about, or leave callId out.';
+    expect(response.json).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message,
+      fields: { callId: message },
+    });
+    expect(count()).toBe(before);
   });
 
   it('accepts text without a call id or rating, and a rating without text', async () => {

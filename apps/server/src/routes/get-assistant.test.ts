@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { sessionObjectSchema } from '@talkbooth/protocol';
+import { LIMITS, sessionObjectSchema } from '@talkbooth/protocol';
 import { hashAccessCode } from '../security/access-codes.js';
 import { DEMO_CODE, startTestServer, type TestServer } from '../test-support/test-server.js';
 
@@ -85,6 +85,18 @@ describe('POST /api/get-assistant (real server, real SQLite file)', () => {
     expect(notObject.json).toMatchObject({
       message: 'Send a JSON object like {"unicode": "your code"}.',
     });
+  });
+
+  it('answers 400 for a code longer than any access code', async () => {
+    server = await startTestServer({ env: { TRUST_PROXY: 'true' } });
+    const tooLong = await check(server, 'x'.repeat(LIMITS.unicodeMaxLength + 1));
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.json).toMatchObject({
+      message: `An access code has at most ${LIMITS.unicodeMaxLength} characters.`,
+    });
+    // The longest allowed is checked as usual (an unknown code answers []).
+    const longest = await check(server, 'x'.repeat(LIMITS.unicodeMaxLength));
+    expect(longest).toMatchObject({ status: 200, json: [] });
   });
 
   it('blocks a client after too many wrong codes with 429 and Retry-After, even for the right code', async () => {

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import { initial } from './0001-initial.js';
 import { platform } from './0002-platform.js';
+import { callLeases } from './0003-call-leases.js';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the built server
@@ -9,4 +10,5 @@ import { platform } from './0002-platform.js';
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-platform': platform,
+  '0003-call-leases': callLeases,
 };

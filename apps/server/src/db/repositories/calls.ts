@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Call } from '@talkbooth/protocol';
+import { SERVER_WRITTEN_CALL_FIELDS, type Call } from '@talkbooth/protocol';
 import type { SecretBox } from '../../security/secret-box.js';
 import { hashToken, randomToken } from '../../security/tokens.js';
 import { applyListFilters, type ListFilters } from '../list-filters.js';
@@ -28,6 +28,21 @@ export type StoredCall = Call;
 
 export type JoinTokenProblem = 'unknown' | 'used' | 'expired';
 
+/** Who serves a live call, and until when unless renewed. */
+export interface CallLease {
+  owner: string;
+  expiresAt: Date;
+}
+
+/** A call ended because nobody was serving it any more. */
+export interface AbandonedCall {
+  id: string;
+  reason: 'server-crashed' | 'call-start-timeout';
+}
+
+/** Statuses of a call that somebody is (or should be) serving. */
+const LIVE_STATUSES = ['ringing', 'in-progress', 'forwarding'];
+
 const context = (id: string) => `calls:${id}`;
 /** Keys the server owns: kept in columns, or (webCallUrl) only ever in the create answer. */
 const SERVER_OWNED_KEYS: readonly string[] = [
@@ -53,14 +68,21 @@ export class CallRepository {
     columns: CallColumns,
     body: Record<string, unknown>,
     now: Date,
+    id: string = crypto.randomUUID(),
   ): Promise<StoredCall> {
-    const id = crypto.randomUUID();
     const at = now.toISOString();
     const row: CallTable = {
       id,
       org_id: orgId,
       ...toColumns(columns),
-      ...packDocument(this.box, withoutServerOwnedKeys(body), CALL_SECRET_PATHS, context(id)),
+      ...packDocument(
+        this.box,
+        withoutKeys(body, [...SERVER_OWNED_KEYS, ...SERVER_WRITTEN_CALL_FIELDS]),
+        CALL_SECRET_PATHS,
+        context(id),
+      ),
+      lease_owner: null,
+      lease_expires_at: null,
       created_at: at,
       updated_at: at,
     };
@@ -102,7 +124,9 @@ export class CallRepository {
   /**
    * Writes a live call's progress: column fields (status, times, reason) and top-level
    * document fields (messages, transcript…), replacing the keys given. One writer per
-   * call (its session), so read-modify-write in a transaction is enough.
+   * call (its session), so read-modify-write in a transaction is enough. The first ending
+   * stands: once a call is ended (by its session, or by the sweep for a lost lease), a later
+   * write keeps its status, time and reason.
    */
   async update(
     id: string,
@@ -113,22 +137,137 @@ export class CallRepository {
     await this.db.transaction().execute(async (trx) => {
       const row = await trx
         .selectFrom('calls')
-        .select('data')
+        .select(['data', 'status'])
         .where('id', '=', id)
         .executeTakeFirst();
       if (row === undefined) return;
       const data = {
         ...(JSON.parse(row.data) as Record<string, unknown>),
-        ...withoutServerOwnedKeys(fields),
+        ...withoutKeys(fields, SERVER_OWNED_KEYS),
       };
       const set: Partial<CallTable> = { data: JSON.stringify(data), updated_at: now.toISOString() };
-      if (columns.status !== undefined) set.status = columns.status;
-      if (columns.startedAt !== undefined) set.started_at = columns.startedAt;
-      if (columns.endedAt !== undefined) set.ended_at = columns.endedAt;
-      if (columns.endedReason !== undefined) set.ended_reason = columns.endedReason;
+      if (row.status !== 'ended') {
+        if (columns.status !== undefined) set.status = columns.status;
+        if (columns.startedAt !== undefined) set.started_at = columns.startedAt;
+        if (columns.endedAt !== undefined) set.ended_at = columns.endedAt;
+        if (columns.endedReason !== undefined) set.ended_reason = columns.endedReason;
+      }
       if (columns.cost !== undefined) set.cost = columns.cost;
       await trx.updateTable('calls').set(set).where('id', '=', id).execute();
     });
+  }
+
+  /**
+   * A queued call's caller connected: it is in progress from `startedAt`, served under
+   * `lease`. False when the call is no longer queued (it started elsewhere, or was ended).
+   */
+  async markStarted(id: string, lease: CallLease, startedAt: Date): Promise<boolean> {
+    const at = startedAt.toISOString();
+    const result = await this.db
+      .updateTable('calls')
+      .set({
+        status: 'in-progress',
+        started_at: at,
+        updated_at: at,
+        lease_owner: lease.owner,
+        lease_expires_at: lease.expiresAt.toISOString(),
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
+    return result.numUpdatedRows === 1n;
+  }
+
+  /**
+   * Renews `owner`'s lease on the live calls `ids`; answers the ids it no longer holds (the
+   * call was ended meanwhile, or its lease ran out and the sweep ended it).
+   */
+  async renewLeases(ids: readonly string[], lease: CallLease): Promise<string[]> {
+    if (ids.length === 0) return [];
+    await this.db
+      .updateTable('calls')
+      .set({ lease_expires_at: lease.expiresAt.toISOString() })
+      .where('id', 'in', ids)
+      .where('lease_owner', '=', lease.owner)
+      .where('status', 'in', LIVE_STATUSES)
+      .execute();
+    const held = await this.db
+      .selectFrom('calls')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('lease_owner', '=', lease.owner)
+      .where('status', 'in', LIVE_STATUSES)
+      .execute();
+    const still = new Set(held.map((row) => row.id));
+    return ids.filter((id) => !still.has(id));
+  }
+
+  /**
+   * Ends the calls nobody serves: live calls whose lease ran out by `now` (or that never
+   * had one) as `server-crashed`, and web calls still queued that were created before
+   * `queuedBefore` (their link expired unopened) as `call-start-timeout`. Every message
+   * written so far stays; the end time is when the lease ran out. Each end is conditional
+   * on the row being unchanged, so a renewal or a start racing the sweep wins.
+   */
+  async endAbandoned(now: Date, queuedBefore: Date): Promise<AbandonedCall[]> {
+    const at = now.toISOString();
+    const candidates = await this.db
+      .selectFrom('calls')
+      .select(['id', 'status', 'lease_expires_at'])
+      .where((eb) =>
+        eb.or([
+          eb.and([
+            eb('status', 'in', LIVE_STATUSES),
+            eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', at)]),
+          ]),
+          eb.and([
+            eb('status', '=', 'queued'),
+            eb('type', '=', 'webCall'),
+            eb('created_at', '<', queuedBefore.toISOString()),
+          ]),
+        ]),
+      )
+      .execute();
+    const ended: AbandonedCall[] = [];
+    for (const candidate of candidates) {
+      const reason = candidate.status === 'queued' ? 'call-start-timeout' : 'server-crashed';
+      const detail =
+        reason === 'call-start-timeout'
+          ? 'Nobody opened the call link before it expired.'
+          : 'The server serving this call stopped without ending it (it crashed or was killed); the call was ended when its lease ran out.';
+      const done = await this.db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('calls')
+          .select(['data', 'status', 'lease_expires_at'])
+          .where('id', '=', candidate.id)
+          .executeTakeFirst();
+        if (
+          row === undefined ||
+          row.status !== candidate.status ||
+          row.lease_expires_at !== candidate.lease_expires_at
+        ) {
+          return false;
+        }
+        const data = { ...(JSON.parse(row.data) as Record<string, unknown>), endedDetail: detail };
+        await trx
+          .updateTable('calls')
+          .set({
+            status: 'ended',
+            ended_reason: reason,
+            ended_at:
+              row.lease_expires_at !== null && row.lease_expires_at < at
+                ? row.lease_expires_at
+                : at,
+            data: JSON.stringify(data),
+            updated_at: at,
+          })
+          .where('id', '=', candidate.id)
+          .execute();
+        return true;
+      });
+      if (done) ended.push({ id: candidate.id, reason });
+    }
+    return ended;
   }
 
   /** Calls created in [start, end), oldest first: the input of the metrics. */
@@ -234,8 +373,9 @@ function toColumns(columns: CallColumns) {
   };
 }
 
-function withoutServerOwnedKeys(body: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(body).filter(([key]) => !SERVER_OWNED_KEYS.includes(key)),
-  );
+function withoutKeys(
+  body: Record<string, unknown>,
+  keys: readonly string[],
+): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([key]) => !keys.includes(key)));
 }

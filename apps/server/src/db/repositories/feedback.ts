@@ -31,3 +31,16 @@ export async function insertFeedback(
     .execute();
   return { id, createdAt };
 }
+
+/** The call feedback names, with its assistant, or undefined when there is no such call. */
+export async function findCallOfFeedback(
+  db: Kysely<Database>,
+  callId: string,
+): Promise<{ id: string; assistantId: string | null } | undefined> {
+  const row = await db
+    .selectFrom('calls')
+    .select(['id', 'assistant_id'])
+    .where('id', '=', callId)
+    .executeTakeFirst();
+  return row === undefined ? undefined : { id: row.id, assistantId: row.assistant_id };
+}
