@@ -1,4 +1,5 @@
 import { expect, saveScreen, test } from './support/fixtures.js';
+import { startTalkServer } from './support/talk-server.js';
 
 test.describe('call booth in Chromium against the real server', () => {
   test('without a session it says so and leads back to code entry', async ({ page }) => {
@@ -36,6 +37,38 @@ test.describe('call booth in Chromium against the real server', () => {
     );
     await expect(page.getByRole('button', { name: 'Start Call' })).toBeEnabled();
     await saveScreen(page, 'call-booth-unavailable');
+  });
+
+  test('Start Call says all lines are busy when the server is at its call limit', async ({
+    browser,
+  }) => {
+    // A server of its own that takes one call at a time, already taken.
+    const server = await startTalkServer({ env: { MAX_LIVE_CALLS: '1' } });
+    try {
+      const taken = await fetch(`${server.baseURL}/platform/call/web`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${server.privateKey}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ assistantId: server.assistantId }),
+      });
+      expect(taken.status).toBe(201);
+      const context = await browser.newContext({ baseURL: server.baseURL });
+      const page = await context.newPage();
+      await page.goto(`/?unicode=${server.demoCode}`);
+      await page.getByRole('button', { name: 'Start Call' }).click();
+      const alert = page.getByRole('alert');
+      await expect(alert).toContainText('The call could not start');
+      await expect(alert).toContainText(
+        'All lines are busy (this server takes one call at a time). Please try again in a minute.',
+      );
+      await expect(page.getByRole('button', { name: 'Start Call' })).toBeEnabled();
+      await saveScreen(page, 'call-booth-lines-busy');
+      await context.close();
+    } finally {
+      await server.close();
+    }
   });
 
   test('a booth chunk that fails to load shows an error, and Retry loads it', async ({

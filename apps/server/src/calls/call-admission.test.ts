@@ -46,7 +46,7 @@ describe('CallAdmission (places for live calls)', () => {
 
   it('says in words why a call was refused', () => {
     expect(admissionMessage({ problem: 'full', limit: 12 })).toBe(
-      'All lines are busy: this server is already taking 12 calls, its limit. Please try again in a minute.',
+      'All lines are busy (this server takes 12 calls at a time). Please try again in a minute.',
     );
     expect(admissionMessage({ problem: 'address', limit: 4 })).toBe(
       'Your network already has 4 calls open, the most allowed at once. End one of them, or try again in a minute.',

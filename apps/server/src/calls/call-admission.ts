@@ -81,7 +81,7 @@ export class CallAdmission {
 /** The 429 message for a refused call, for a person reading it in the booth. */
 export function admissionMessage(refusal: AdmissionRefusal): string {
   return refusal.problem === 'full'
-    ? `All lines are busy: this server is already taking ${refusal.limit} calls, its limit. Please try again in a minute.`
+    ? `All lines are busy (this server takes ${refusal.limit === 1 ? 'one call' : `${refusal.limit} calls`} at a time). Please try again in a minute.`
     : refusal.limit === 1
       ? 'Your network already has a call open, the most allowed at once. End it, or try again in a minute.'
       : `Your network already has ${refusal.limit} calls open, the most allowed at once. End one of them, or try again in a minute.`;

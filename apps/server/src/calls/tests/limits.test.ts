@@ -56,7 +56,7 @@ describe('how many calls at once (real server)', () => {
       statusCode: 429,
       error: 'Too Many Requests',
       message:
-        'All lines are busy: this server is already taking 2 calls, its limit. Please try again in a minute.',
+        'All lines are busy (this server takes 2 calls at a time). Please try again in a minute.',
     });
     const ready = await server.get('/readyz');
     expect(ready.status).toBe(503);

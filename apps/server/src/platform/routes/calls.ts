@@ -27,10 +27,13 @@ const tags = ['Calls'];
 export const WEB_CALLS_PER_MINUTE = 30;
 
 /**
- * How long a call's place is held for its caller to connect: the link's lifetime and a
- * little more, so a link opened at its last moment still finds its place.
+ * How long a new call's place is held for its caller to connect. A browser connects within
+ * a second or two once the microphone is allowed; a visitor who denies it leaves a call
+ * that never connects, and a long hold would soon count such attempts against their
+ * network's cap. A link opened after the hold (within its 60 s) takes a place then, if
+ * one is free.
  */
-const PLACE_HOLD_MS = JOIN_TOKEN_TTL_MS + 5_000;
+const PLACE_HOLD_MS = 15_000;
 
 /** Why a phone call could not be placed, as recorded on the call. */
 export const NO_TELEPHONY_REASON = 'telephony-not-configured';

@@ -9,7 +9,7 @@ import {
   renderApp,
   requestBody,
 } from '../../test/render-app';
-import { CallUnavailableError } from './call-service';
+import { CallRefusedError, CallUnavailableError } from './call-service';
 import type { CallService } from './call-service';
 
 const SESSION = { assistantId: 'asst-42', assistantName: 'Riverside Helper', product: 'medibrief' };
@@ -117,6 +117,22 @@ describe('call booth', () => {
       expect.stringContaining('Could not start the call'),
       failure,
     );
+    expect(screen.getByRole('button', { name: 'Start Call' })).toBeEnabled();
+  });
+
+  it("shows the server's message when it refuses the call, and stays ready to try again", async () => {
+    storeSession();
+    const refusal = new CallRefusedError(
+      'All lines are busy (this server takes 12 calls at a time). Please try again in a minute.',
+    );
+    const fake = fakeCallService({ error: refusal });
+    await openBooth(fake.service);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Start Call' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The call could not start');
+    expect(alert).toHaveTextContent(refusal.message);
+    expect(alert).not.toHaveTextContent(MICROPHONE);
     expect(screen.getByRole('button', { name: 'Start Call' })).toBeEnabled();
   });
 

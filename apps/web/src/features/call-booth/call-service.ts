@@ -66,6 +66,18 @@ export interface CallService {
   start(request: StartCallRequest, listener: CallListener): Promise<ActiveCall>;
 }
 
+/**
+ * The call server refused the call, or ended it before it began, with a message written for
+ * the visitor (all lines busy, too many calls from their network, the server restarting,
+ * an expired link).
+ */
+export class CallRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CallRefusedError';
+  }
+}
+
 /** Calling is not possible with this build or server. */
 export class CallUnavailableError extends Error {
   constructor(message = 'Voice calls are not available on this server yet.') {

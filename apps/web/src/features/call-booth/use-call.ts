@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useCallService } from '../../app/call-service-context';
 import { logger } from '../../lib/logger';
 import { endedReasonNote } from './ended-reasons';
-import { CallUnavailableError } from './call-service';
+import { CallRefusedError, CallUnavailableError } from './call-service';
 import type { ActiveCall, CallEvent } from './call-service';
 import { createLevelStore } from './level-store';
 import { EMPTY_TRANSCRIPT, addTranscript } from './transcript';
@@ -15,6 +15,7 @@ export const CALL_MESSAGES = {
   microphone: 'Microphone permission is needed to make calls. Please enable it in your settings.',
   duringCall: 'The call had a problem: ',
   muteFailed: 'The microphone could not be switched. Please try again.',
+  refusedTitle: 'The call could not start',
 } as const;
 
 /**
@@ -27,6 +28,13 @@ export interface CallNotice {
   severity: 'info' | 'warning' | 'error';
   title?: string;
   text: string;
+}
+
+function isRefused(error: unknown): error is Error {
+  return (
+    error instanceof CallRefusedError ||
+    (error instanceof Error && error.name === 'CallRefusedError')
+  );
 }
 
 function isUnavailable(error: unknown): boolean {
@@ -177,6 +185,9 @@ export function useCall(assistantId: string | null) {
           title: CALL_MESSAGES.unavailableTitle,
           text: CALL_MESSAGES.unavailable,
         });
+      } else if (isRefused(error)) {
+        logger.warn('The call server refused the call', error);
+        setNotice({ severity: 'warning', title: CALL_MESSAGES.refusedTitle, text: error.message });
       } else {
         logger.error('Could not start the call', error);
         setNotice({ severity: 'error', text: CALL_MESSAGES.microphone });

@@ -1,6 +1,6 @@
 import type { ClientConfig, ServerMessage } from '@talkbooth/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CallUnavailableError, unavailableCallService } from './call-service';
+import { CallRefusedError, CallUnavailableError, unavailableCallService } from './call-service';
 import type { CallEvent } from './call-service';
 import { BOOTH_CALL_CONFIG, createWebCallService } from './web-call-service';
 import type { WebCallClientLike } from './web-call-service';
@@ -165,6 +165,67 @@ describe('createWebCallService', () => {
     message({ type: 'error', error: 'This call has already started or ended.' });
     fire('call-end');
     await expect(starting).rejects.toThrow('This call has already started or ended.');
+  });
+
+  it("rejects with the server's own message when it refuses the call (lines busy, restarting)", async () => {
+    for (const status of [429, 503]) {
+      // The client reports the error, then its start() gives null (as the real one does).
+      let answer: (call: null) => void = () => undefined;
+      const { service, listener, fire, client } = setup(
+        () => new Promise<null>((resolve) => (answer = resolve)),
+      );
+      const starting = service.start({ assistantId: 'a' }, listener);
+      await flush();
+      fire(
+        'error',
+        Object.assign(new Error(`Could not start the call: busy (HTTP ${status}).`), {
+          kind: 'http',
+          status,
+          body: {
+            statusCode: status,
+            message: 'All lines are busy. Please try again in a minute.',
+          },
+        }),
+      );
+      answer(null);
+      const error = await starting.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CallRefusedError);
+      expect((error as Error).message).toBe('All lines are busy. Please try again in a minute.');
+      expect(client.stop).toHaveBeenCalled();
+    }
+  });
+
+  it('rejects with the message the server sent before refusing the socket, not the close', async () => {
+    const { service, listener, message, fire } = setup(() => new Promise(() => undefined));
+    const starting = service.start({ assistantId: 'a' }, listener);
+    await flush();
+    message({ type: 'error', error: 'This server is shutting down and takes no new calls.' });
+    fire(
+      'error',
+      Object.assign(new Error('The call socket was refused (4503).'), {
+        kind: 'connection-refused',
+      }),
+    );
+    const error = await starting.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CallRefusedError);
+    expect((error as Error).message).toBe('This server is shutting down and takes no new calls.');
+  });
+
+  it('keeps other HTTP failures as they came (a 403 is for the developer, not the visitor)', async () => {
+    let answer: (call: null) => void = () => undefined;
+    const { service, listener, fire } = setup(
+      () => new Promise<null>((resolve) => (answer = resolve)),
+    );
+    const starting = service.start({ assistantId: 'a' }, listener);
+    await flush();
+    const forbidden = Object.assign(new Error('Could not start the call: origin (HTTP 403).'), {
+      kind: 'http',
+      status: 403,
+      body: { message: 'This public key only works from https://clinic.example.' },
+    });
+    fire('error', forbidden);
+    answer(null);
+    await expect(starting).rejects.toBe(forbidden);
   });
 
   it('gives up and hangs up when the assistant does not get ready in time', async () => {

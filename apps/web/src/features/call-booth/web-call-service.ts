@@ -6,7 +6,7 @@
  */
 import type { ClientConfig, ServerMessage } from '@talkbooth/protocol';
 import { logger } from '../../lib/logger';
-import { unavailableCallService } from './call-service';
+import { CallRefusedError, unavailableCallService } from './call-service';
 import type {
   ActiveCall,
   CallEvent,
@@ -89,6 +89,27 @@ function asError(error: unknown): Error {
     if (inner !== undefined && inner !== error) return asError(inner);
   }
   return new Error('The call failed for an unknown reason.');
+}
+
+/** HTTP statuses of a refused `POST /call/web` whose message speaks to the visitor. */
+const REFUSAL_STATUSES = new Set([429, 503]);
+
+/**
+ * Why a call could not start, for the booth: the server's own message when it refused the
+ * call for a reason the visitor can act on (lines busy, too many calls from their network,
+ * a restart), else the error as it came.
+ */
+function startFailure(raw: unknown): Error {
+  const { kind, status, body } = (raw ?? {}) as {
+    kind?: unknown;
+    status?: unknown;
+    body?: unknown;
+  };
+  if (kind === 'http' && typeof status === 'number' && REFUSAL_STATUSES.has(status)) {
+    const message = (body as { message?: unknown } | null)?.message;
+    if (typeof message === 'string' && message !== '') return new CallRefusedError(message);
+  }
+  return asError(raw);
 }
 
 /** The platform URL as an absolute address (the config may give a path like `/platform`). */
@@ -257,7 +278,7 @@ function startCall(
         case 'error':
           // During the call the client also reports it as an `error` event (passed on below);
           // while starting it is the reason a failed start gives.
-          if (state === 'starting') startError = new Error(message.error);
+          if (state === 'starting') startError = new CallRefusedError(message.error);
           break;
         case 'hang':
           logger.debug('The assistant is hanging up');
@@ -269,7 +290,8 @@ function startCall(
     client.on('error', (raw) => {
       const error = asError(raw);
       if (state === 'starting') {
-        fail(error);
+        // The server's own message (it refused the socket) says more than the close.
+        fail(startError ?? startFailure(raw));
       } else if (state === 'active' && isConnectionLost(raw)) {
         state = 'over';
         listener({ type: 'connection-lost' });
