@@ -186,6 +186,8 @@ class CallConnection {
       this.log.error('another process ended this call (its lease ran out): ending it here');
       if (this.session !== null) void this.session.end('unknown-error');
     });
+    // The caller may have hung up while the call was being looked up.
+    if (this.socket.readyState !== this.socket.OPEN) this.closed = true;
     this.socket.on('close', () => this.onClose());
     this.socket.on('error', (error) => this.onSocketError(error));
     this.socket.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
