@@ -299,7 +299,7 @@ function report(steps, afterIdle) {
     `Memory: about ${memory ?? '–'} MB of server RSS per extra call (slope of peak RSS over the steps). Most of it is the recogniser's decoder pairs: one per live call (made while its greeting plays) and a spare, kept for reuse until the pool has idled ${DEFAULT_IDLE_TRIM_MS / 1000} s (see the stages benchmark).`,
     afterIdle === null
       ? 'Memory after the calls: not measured in the quick run.'
-      : `Memory after the calls: ${afterIdle.waitSeconds} s after the last step ended, the server's RSS was ${afterIdle.rssGrowthMb} MB above its start (peak: ${Math.max(...steps.map((step) => step.serverRssGrowthMb ?? 0))} MB above).`,
+      : `Memory after the calls: ${afterIdle.waitSeconds} s after the last step ended (the decoder pool idles ${DEFAULT_IDLE_TRIM_MS / 1000} s, then shrinks to one spare), the server's RSS was ${Math.abs(afterIdle.rssGrowthMb)} MB ${afterIdle.rssGrowthMb < 0 ? 'below' : 'above'} what it was after the warm-up call (at the peak: ${Math.max(...steps.map((step) => step.serverRssGrowthMb ?? 0))} MB above).`,
     `Caveat: the callers (WebSocket, a 20 ms real-time timer each, speech synthesized before each step) run on the same ${os.cpus().length} cores as the server, so at high counts they compete with it; their own CPU is the "callers'" column. The machine is shared, so latencies are noisy: the load average at each step's start is in the JSON.`,
   ].join('\n');
   return {
