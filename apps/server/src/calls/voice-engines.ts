@@ -16,16 +16,16 @@ import {
 /** Recognisers kept ready (one per assistant vocabulary); the least recently used goes first. */
 const RECOGNIZER_CACHE_SIZE = 8;
 
-/**
- * The embedded speech engines of this process. The synthesiser is shared (it queues its
- * jobs); each assistant's recogniser is built once per vocabulary, its language model
- * cached on disk; voice activity and noise state are per call.
- */
 export interface VoiceEnginesOptions {
   /** How long a recogniser's decoder pool idles before shrinking to its spare. */
   idleTrimMs?: number;
 }
 
+/**
+ * The embedded speech engines of this process. The synthesiser is shared (it queues its
+ * jobs); each assistant's recogniser is built once per vocabulary, its language model
+ * cached on disk; voice activity and noise state are per call.
+ */
 export class VoiceEngines {
   private synthesizerPromise: Promise<SpeechSynthesizer> | null = null;
   private readonly recognizers = new Map<string, Promise<SpeechRecognizer>>();

@@ -47,14 +47,23 @@ const callResultFields = {
 };
 
 /** Document keys only the server writes; dropped from create requests. */
-export const SERVER_WRITTEN_CALL_FIELDS = [
+export const SERVER_WRITTEN_CALL_FIELDS: readonly string[] = [
   ...Object.keys(callResultFields),
   'analysis',
   'artifact',
   'latency',
   'providers',
   'endedDetail',
-] as const;
+];
+
+/** A create request without the fields only the server writes. */
+export function withoutServerWrittenCallFields(
+  body: Record<string, unknown>,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(body).filter(([key]) => !SERVER_WRITTEN_CALL_FIELDS.includes(key)),
+  );
+}
 
 const oneAssistant = (body: { assistantId?: string | undefined; assistant?: unknown }) =>
   (body.assistantId !== undefined) !== (body.assistant !== undefined);

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { SERVER_WRITTEN_CALL_FIELDS, type Call } from '@talkbooth/protocol';
+import { withoutServerWrittenCallFields, type Call } from '@talkbooth/protocol';
 import type { SecretBox } from '../../security/secret-box.js';
 import { hashToken, randomToken } from '../../security/tokens.js';
 import { applyListFilters, type ListFilters } from '../list-filters.js';
@@ -77,7 +77,7 @@ export class CallRepository {
       ...toColumns(columns),
       ...packDocument(
         this.box,
-        withoutKeys(body, [...SERVER_OWNED_KEYS, ...SERVER_WRITTEN_CALL_FIELDS]),
+        withoutKeys(withoutServerWrittenCallFields(body), SERVER_OWNED_KEYS),
         CALL_SECRET_PATHS,
         context(id),
       ),

@@ -7,7 +7,7 @@ import {
   createPhoneCallSchema,
   createWebCallSchema,
   idParamsSchema,
-  SERVER_WRITTEN_CALL_FIELDS,
+  withoutServerWrittenCallFields,
 } from '@talkbooth/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -37,11 +37,6 @@ const PLACE_HOLD_MS = 15_000;
 
 /** Why a phone call could not be placed, as recorded on the call. */
 export const NO_TELEPHONY_REASON = 'telephony-not-configured';
-
-function withoutServerWrittenFields(body: Record<string, unknown>): Record<string, unknown> {
-  const written: readonly string[] = SERVER_WRITTEN_CALL_FIELDS;
-  return Object.fromEntries(Object.entries(body).filter(([key]) => !written.includes(key)));
-}
 
 /**
  * `/call`: list and read calls; create web calls (public keys allowed) and phone calls
@@ -116,20 +111,18 @@ export const callRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps)
       const { orgId } = principal;
       if (deps.lifecycle.draining) throw new HttpProblem(503, DRAINING_MESSAGE);
       const { assistantId, ...rest } = request.body;
-      if (principal.kind === 'public') {
-        // The public key may only start calls with a stored assistant, within its limits.
-        // (Fields only the server writes are dropped for every key, not refused.)
-        const stored =
-          assistantId === undefined ? undefined : await assistants.get(orgId, assistantId);
-        if (assistantId === undefined || stored !== undefined) {
-          checkPublicKeyCall(withoutServerWrittenFields(request.body), stored?.body ?? {});
-        }
-      }
-      if (assistantId !== undefined && !(await assistants.exists(orgId, assistantId))) {
+      const stored =
+        assistantId === undefined ? undefined : await assistants.get(orgId, assistantId);
+      if (assistantId !== undefined && stored === undefined) {
         throw badReference(
           'assistantId',
           `There is no assistant with id ${assistantId} in your organisation.`,
         );
+      }
+      if (principal.kind === 'public') {
+        // The public key may only start calls with a stored assistant, within its limits.
+        // (Fields only the server writes are dropped for every key, not refused.)
+        checkPublicKeyCall(withoutServerWrittenCallFields(request.body), stored?.body ?? {});
       }
 
       const id = crypto.randomUUID();
