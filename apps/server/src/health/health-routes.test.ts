@@ -1,17 +1,10 @@
 import Fastify from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../test-support/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { serversClosedAfterEachTest } from '../test-support/test-server.js';
 import { registerHealthRoutes } from './health-routes.js';
 
-const started: TestServer[] = [];
-afterEach(async () => {
-  for (const server of started.splice(0)) await server.close();
-});
-async function start(env: Record<string, string> = {}) {
-  const server = await startTestServer({ env });
-  started.push(server);
-  return server;
-}
+const startServer = serversClosedAfterEachTest();
+const start = (env: Record<string, string> = {}) => startServer({ env });
 
 describe('GET /healthz and /readyz (real server)', () => {
   it('answer JSON, uncached: alive, and ready with every check named', async () => {

@@ -1,16 +1,9 @@
 import http from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../test-support/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { serversClosedAfterEachTest, type TestServer } from '../test-support/test-server.js';
 
-const started: TestServer[] = [];
-afterEach(async () => {
-  for (const server of started.splice(0)) await server.close();
-});
-async function start(env: Record<string, string> = {}) {
-  const server = await startTestServer({ env });
-  started.push(server);
-  return server;
-}
+const startServer = serversClosedAfterEachTest();
+const start = (env: Record<string, string> = {}) => startServer({ env });
 
 interface RawResponse {
   status: number;

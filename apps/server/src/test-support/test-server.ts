@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import SQLite from 'better-sqlite3';
+import { afterEach } from 'vitest';
 import { PlatformClient } from '@talkbooth/platform-client';
 import { buildApp, type AppOptions, type TalkboothApp } from '../app.js';
 import { loadConfig } from '../config.js';
@@ -146,4 +147,20 @@ function makeWebRoot(): string {
   fs.writeFileSync(path.join(root, 'assets', 'index-Ab12Cd34.js'), 'console.log("app")');
   fs.writeFileSync(path.join(root, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return root;
+}
+
+/**
+ * For a test file whose tests each start their own servers: the answer starts one (as
+ * `startTestServer`), and every server started in a test is closed after it.
+ */
+export function serversClosedAfterEachTest(): (options?: TestServerOptions) => Promise<TestServer> {
+  const started: TestServer[] = [];
+  afterEach(async () => {
+    for (const server of started.splice(0)) await server.close();
+  });
+  return async (options) => {
+    const server = await startTestServer(options);
+    started.push(server);
+    return server;
+  };
 }

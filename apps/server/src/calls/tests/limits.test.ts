@@ -3,7 +3,10 @@ import { FRAME_SAMPLES } from '@talkbooth/voice';
 import { CallClient } from '../../test-support/call-client.js';
 import { failure } from '../../test-support/platform-failure.js';
 import { spokenLine } from '../../test-support/speech-audio.js';
-import { startTestServer, type TestServer } from '../../test-support/test-server.js';
+import {
+  serversClosedAfterEachTest,
+  type TestServerOptions,
+} from '../../test-support/test-server.js';
 import {
   BOOTH_OVERRIDES,
   demoAssistantId,
@@ -16,15 +19,13 @@ import {
 // Real-time calls: each test holds a conversation of several seconds.
 vi.setConfig({ testTimeout: 120_000 });
 
-const started: TestServer[] = [];
+const startServer = serversClosedAfterEachTest();
 const clients: CallClient[] = [];
-afterEach(async () => {
+afterEach(() => {
   for (const client of clients.splice(0)) client.drop();
-  for (const server of started.splice(0)) await server.close();
 });
-async function start(options?: Parameters<typeof startTestServer>[0]) {
-  const server = await startTestServer(options);
-  started.push(server);
+async function start(options?: TestServerOptions) {
+  const server = await startServer(options);
   return { server, assistantId: await demoAssistantId(server) };
 }
 

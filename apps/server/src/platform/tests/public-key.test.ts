@@ -1,19 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AssistantDto } from '@talkbooth/protocol';
 import { databaseText, failure } from '../../test-support/platform-failure.js';
-import { startTestServer, type TestServer } from '../../test-support/test-server.js';
+import { serversClosedAfterEachTest } from '../../test-support/test-server.js';
 import { startBanner } from '../../banner.js';
 
-const started: TestServer[] = [];
-afterEach(async () => {
-  for (const server of started.splice(0)) await server.close();
-});
+const startServer = serversClosedAfterEachTest();
 async function start(env: Record<string, string> = {}) {
   // Many calls from one address here: the caps on live calls have their own tests.
-  const server = await startTestServer({
+  const server = await startServer({
     env: { MAX_LIVE_CALLS: '100', MAX_LIVE_CALLS_PER_ADDRESS: '100', ...env },
   });
-  started.push(server);
   const [demo] = await server.client().assistant.list();
   return { server, demoId: demo!.id };
 }
