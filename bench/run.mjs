@@ -21,6 +21,7 @@ const BENCHMARKS = [
   'api-throughput',
   'page-weight',
   'recognition',
+  'understanding',
 ];
 
 const { values } = parseArgs({

@@ -1,6 +1,10 @@
 // Caller speech for benchmarks: the dev lines spoken by eSpeak NG at test time, resampled
 // to the wire rate, over a quiet noise floor (real microphones are never silent).
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { fromRoot, importBuilt } from './paths.mjs';
 
 const voice = await importBuilt('packages/voice/dist/index.js');
@@ -21,10 +25,57 @@ export const VOICES = [
 
 let synthesizer = null;
 
-/** `text` as a 16 kHz caller would send it. */
-export async function spoken(text, { voice: name = 'en-us', rate = 165 } = {}) {
-  synthesizer ??= voice.EspeakSynthesizer.create();
-  const speech = await voice.collectSpeech(await synthesizer, text, { voice: name, rate });
+/**
+ * Debian's festival voices (`apt-get install festival festvox-us-slt-hts festvox-kallpc16k`):
+ * a female US HTS voice and a male US diphone voice, unlike eSpeak's formant synthesis.
+ */
+export const FESTIVAL_VOICES = [
+  { engine: 'festival', voice: 'cmu_us_slt_arctic_hts', label: 'festival slt (hts)' },
+  { engine: 'festival', voice: 'kal_diphone', label: 'festival kal (diphone)' },
+];
+
+const run = promisify(execFile);
+
+/** Whether festival's `text2wave` and the voice are installed; a reason when not. */
+export async function festivalProblem(speaker) {
+  try {
+    await festivalSpeech('test', speaker.voice);
+    return null;
+  } catch (error) {
+    return `festival voice ${speaker.voice} is not usable here (${error.message.split('\n')[0]}); install festival ${speaker.voice === 'kal_diphone' ? 'festvox-kallpc16k' : 'festvox-us-slt-hts'}`;
+  }
+}
+
+async function festivalSpeech(text, voiceName) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-festival-'));
+  try {
+    const textFile = path.join(dir, 'line.txt');
+    const wavFile = path.join(dir, 'line.wav');
+    fs.writeFileSync(textFile, text);
+    await run('text2wave', ['-eval', `(voice_${voiceName})`, textFile, '-o', wavFile]);
+    return voice.decodeWav(fs.readFileSync(wavFile));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A speaker's name in tables: the voice and, for eSpeak, its rate. */
+export function speakerLabel(speaker) {
+  return speaker.label ?? `${speaker.voice} @ ${speaker.rate} wpm`;
+}
+
+/** `text` as a 16 kHz caller would send it, in an eSpeak voice or a festival one. */
+export async function spoken(text, speaker = {}) {
+  let speech;
+  if (speaker.engine === 'festival') {
+    speech = await festivalSpeech(text, speaker.voice);
+  } else {
+    synthesizer ??= voice.EspeakSynthesizer.create();
+    speech = await voice.collectSpeech(await synthesizer, text, {
+      voice: speaker.voice ?? 'en-us',
+      rate: speaker.rate ?? 165,
+    });
+  }
   const samples = await voice.resample(speech.samples, speech.sampleRate, voice.CALLER_SAMPLE_RATE);
   return voice.addNoiseFloor(samples, NOISE_DBFS, text.length);
 }

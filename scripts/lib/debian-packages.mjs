@@ -13,10 +13,22 @@ export const SPEECH_PACKAGES = [
   },
 ];
 
-/** What the speech tests use besides: the eSpeak NG and SoX command-line tools. */
+/**
+ * What the speech tests and benchmarks use besides: the eSpeak NG and SoX command-line tools,
+ * and festival with two voices unlike eSpeak's (a US HTS voice and a US diphone voice).
+ */
 export const SPEECH_TEST_PACKAGES = [
   { name: 'espeak-ng', present: () => hasCommand('espeak-ng') },
   { name: 'sox', present: () => hasCommand('sox') },
+  { name: 'festival', present: () => hasCommand('text2wave') },
+  {
+    name: 'festvox-us-slt-hts',
+    present: () => fs.existsSync('/usr/share/festival/voices/us/cmu_us_slt_arctic_hts'),
+  },
+  {
+    name: 'festvox-kallpc16k',
+    present: () => fs.existsSync('/usr/share/festival/voices/english/kal_diphone'),
+  },
 ];
 
 function hasLibrary(soname) {
