@@ -265,7 +265,7 @@ export async function run({ quick, log }) {
       }
     }
     return {
-      summary: rows.map(({ misses, ...row }) => row),
+      summary: rows.map(({ misses: _misses, ...row }) => row),
       markdown: markdown(rows, skipped),
       details: rows,
     };
