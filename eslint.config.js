@@ -30,7 +30,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**/*.mjs', '**/*.config.{js,ts,mjs}', 'apps/server/**', 'e2e/**', 'bench/**'],
+    files: [
+      'scripts/**/*.mjs',
+      'packages/*/scripts/**/*.mjs',
+      '**/*.config.{js,ts,mjs}',
+      'apps/server/**',
+      'e2e/**',
+      'bench/**',
+    ],
     languageOptions: { globals: { ...globals.node } },
   },
   {

@@ -1,4 +1,4 @@
-// Builds the TypeScript projects and the web app. tsc -b is incremental on its own; the
+// Builds the TypeScript projects, the voice engine's lexicon and the web app. tsc -b is incremental on its own; the
 // web build is skipped when its output is newer than every input.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,6 +35,8 @@ function webBuildIsFresh(root) {
 export async function build(root, { force = false } = {}) {
   step('Building the server and shared packages');
   await mustRun(npmCommand(), ['exec', '--', 'tsc', '-b'], { cwd: root });
+  // The reply engine's English lexicon (WordNet, embeddings, lemmas): skipped when current.
+  await mustRun(process.execPath, ['packages/voice/scripts/build-lexicon.mjs'], { cwd: root });
   if (!force && webBuildIsFresh(root)) {
     console.log('  web app is up to date');
     return;

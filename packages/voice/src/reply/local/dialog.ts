@@ -5,16 +5,19 @@
  *
  * Order of precedence for an utterance:
  *   1. goodbye / end-call phrases          → end-call message, end the call
- *   2. an urgent entry (lower threshold)   → its answer, always (the brief goes on after it)
+ *   2. an urgent entry (lower threshold),   → its answer (or a built-in one), always (the brief
+ *      or an emergency phrase                 goes on after it)
  *   3. the brief, while it is active       → repeat / stop / a knowledge question / the brief
- *   4. "yes" or "no" to "Do you mean …?"   → that entry's answer / ask to rephrase
+ *   4. a reply to "Do you mean …?" or "… or …?" → the entry chosen / ask again / rephrase
  *   5. "no" to "anything else?"            → end the call
  *   6. a brief trigger, or "yes" to an offer of the brief → start (or resume) the brief
  *   7. small talk                          → greeting, thanks, repeat, what I can do
- *   8. the knowledge base                  → answer / "Do you mean …?" / "I do not know"
+ *   8. the knowledge base                  → answer / "Do you mean A, or B?" / "Do you mean …?"
+ *                                            / "I do not know"
  */
 import type { KnowledgeEntry } from '@talkbooth/protocol';
 import type { CallConclusion } from '../types.js';
+import type { EmergencyDetector } from './emergency.js';
 import type { IntakeFlow } from './intake.js';
 import { isGoodbye, isNothingElse, isQuestion, isStopBrief, smallTalk, yesNo } from './intents.js';
 import { type KnowledgeBase, shortTopicOf, topicOf } from './knowledge.js';
@@ -22,6 +25,7 @@ import { normalize, stripFillers } from './text.js';
 
 export interface DialogConfig {
   knowledge: KnowledgeBase;
+  emergency: EmergencyDetector;
   intake?: IntakeFlow;
   greeting: string | null;
   endCallMessage?: string;
@@ -35,21 +39,37 @@ export interface Turn {
 
 const DEFAULT_END_CALL_MESSAGE = 'Thank you for calling. Goodbye.';
 
+/** The answer to an emergency when the assistant's knowledge base has no urgent entry. */
+export const BUILT_IN_EMERGENCY: KnowledgeEntry = {
+  id: 'emergency',
+  questions: ['This is an emergency.'],
+  answer:
+    'This sounds urgent. If it is an emergency, please hang up and call your local emergency number now.',
+  urgent: true,
+};
+
+/** Words that pick the first, the second, or both of two offered topics. */
+const FIRST_CHOICE = new Set(['first', 'former', 'one']);
+const SECOND_CHOICE = new Set(['second', 'latter', 'other', 'last', 'two']);
+const BOTH = new Set(['both']);
+
 export class Dialog {
   private readonly kb: KnowledgeBase;
+  private readonly emergency: EmergencyDetector;
   private readonly intake: IntakeFlow | undefined;
   private readonly endCallMessage: string;
   private readonly endCallPhrases: readonly string[];
   /** Entry ids answered, in order, once each. */
   private readonly topics: string[] = [];
   private urgentValue = false;
-  /** The entry offered in "Do you mean …?", waiting for yes or no. */
-  private pending: KnowledgeEntry | undefined;
+  /** The entry offered in "Do you mean …?", or the two in "… A, or B?", waiting for a reply. */
+  private pending: KnowledgeEntry[] | undefined;
   private lastSaid: string;
   private turns = 0;
 
   constructor(config: DialogConfig) {
     this.kb = config.knowledge;
+    this.emergency = config.emergency;
     this.intake = config.intake;
     this.endCallMessage = config.endCallMessage?.trim() || DEFAULT_END_CALL_MESSAGE;
     this.endCallPhrases = config.endCallPhrases ?? [];
@@ -70,25 +90,25 @@ export class Dialog {
     return turn;
   }
 
-  private decide(n: string, heard: string, pending: KnowledgeEntry | undefined): Turn {
+  private decide(n: string, heard: string, pending: KnowledgeEntry[] | undefined): Turn {
     const intake = this.intake;
     if (n === '') return say('Sorry, I did not catch that. Could you say it again?');
 
     if (isGoodbye(n, this.endCallPhrases)) return { text: this.endCallMessage, endCall: true };
 
-    const urgent = this.kb.urgent(n);
+    const urgent = this.urgentEntry(n);
     if (urgent) {
       this.urgentValue = true;
-      this.noteTopic(urgent.entry.id);
+      this.noteTopic(urgent.id);
       if (intake?.active) {
         // Urgent first; the brief keeps what they said (it is usually the reason).
         const next =
           intake.stage === 'asking' && !isQuestion(n) ? intake.answer(n) : intake.prompt();
         return say(
-          `${urgent.entry.answer} If it is not an emergency, we can go on with your brief. ${next}`,
+          `${urgent.answer} If it is not an emergency, we can go on with your brief. ${next}`,
         );
       }
-      return say(urgent.entry.answer);
+      return say(urgent.answer);
     }
 
     if (intake?.active) {
@@ -112,11 +132,8 @@ export class Dialog {
     }
 
     if (pending) {
-      const answer = yesNo(n);
-      if (answer === 'yes') return this.answer(pending);
-      if (answer === 'no' && this.kb.retrieve(n).kind === 'none') {
-        return say('Sorry about that. Could you ask it in other words?');
-      }
+      const turn = this.settle(n, pending);
+      if (turn) return turn;
     }
 
     if (/\banything else\b/i.test(heard) && isNothingElse(n)) {
@@ -149,10 +166,15 @@ export class Dialog {
       case 'answer':
         return this.answer(found.match.entry);
       case 'clarify':
-        this.pending = found.match.entry;
+        this.pending = [found.match.entry];
         return say(
           `Sorry, I am not sure I understood. Do you mean, ${topicOf(found.match.entry)}?`,
         );
+      case 'choose': {
+        const [a, b] = found.matches;
+        this.pending = [a.entry, b.entry];
+        return say(`Do you mean, ${topicOf(a.entry)}, or ${topicOf(b.entry)}?`);
+      }
       case 'none':
         break;
     }
@@ -160,6 +182,52 @@ export class Dialog {
     if (answer === 'yes') return say('Okay. What would you like to know?');
     if (answer === 'no') return say('Alright. Is there anything else I can help with?');
     return say(`I am sorry, I do not know the answer to that. ${this.capabilities()}`);
+  }
+
+  /**
+   * The urgent entry the caller's words call for: one matched in the knowledge base, or, when
+   * an emergency phrase is heard in any words, the assistant's urgent entry (the built-in
+   * emergency answer when it has none).
+   */
+  private urgentEntry(n: string): KnowledgeEntry | undefined {
+    const matched = this.kb.urgent(n);
+    if (matched) return matched.entry;
+    if (this.emergency.detect(n) === undefined) return undefined;
+    return this.kb.urgentEntries()[0] ?? BUILT_IN_EMERGENCY;
+  }
+
+  /**
+   * The caller's reply to "Do you mean …?" (one entry) or "Do you mean A, or B?" (two):
+   * "yes", "the first one", "the second", "both", words that pick one of them, or "no".
+   * Undefined when the reply is about something else: it is then taken as a new question.
+   */
+  private settle(n: string, pending: readonly KnowledgeEntry[]): Turn | undefined {
+    const [first, second] = pending;
+    if (!first) return undefined;
+    const answer = yesNo(n);
+    const ws = n.split(' ');
+    if (second !== undefined) {
+      if (ws.some((w) => BOTH.has(w))) {
+        this.answer(second);
+        return say(`${this.answer(first).text} ${second.answer}`);
+      }
+      if (ws.some((w) => SECOND_CHOICE.has(w))) return this.answer(second);
+      if (ws.some((w) => FIRST_CHOICE.has(w))) return this.answer(first);
+      const [best, next] = this.kb.rank(n, (e) => e === first || e === second);
+      if (best && best.firmInQuestions && (next === undefined || best.score > next.score)) {
+        return this.answer(best.entry);
+      }
+      if (answer === 'yes') {
+        this.pending = [first, second];
+        return say(`Which one: ${shortTopicOf(first)}, or ${shortTopicOf(second)}?`);
+      }
+    } else {
+      if (answer === 'yes' || ws.some((w) => FIRST_CHOICE.has(w))) return this.answer(first);
+    }
+    if (answer === 'no' && this.kb.retrieve(n).kind === 'none') {
+      return say('Sorry about that. Could you ask it in other words?');
+    }
+    return undefined;
   }
 
   private answer(entry: KnowledgeEntry): Turn {
@@ -188,8 +256,9 @@ export class Dialog {
   conclusion(): CallConclusion {
     const brief = this.intake?.brief() ?? {};
     const confirmed = this.intake?.confirmed ?? false;
-    const asked = this.topics.filter((id) => this.kb.get(id)?.urgent !== true);
-    const urgentTopics = this.topics.filter((id) => this.kb.get(id)?.urgent === true);
+    const isUrgent = (id: string) => (this.kb.get(id) ?? BUILT_IN_EMERGENCY).urgent === true;
+    const asked = this.topics.filter((id) => !isUrgent(id));
+    const urgentTopics = this.topics.filter(isUrgent);
     const labels = asked.map((id) => {
       const entry = this.kb.get(id);
       return entry ? shortTopicOf(entry) : id;

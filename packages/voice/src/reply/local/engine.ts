@@ -3,6 +3,7 @@ import { splitSentences } from '../sentences.js';
 import { greetingOf } from '../template.js';
 import type { CallConclusion, ChatMessage, ReplyEngine, ReplyEvent } from '../types.js';
 import { Dialog, type Turn } from './dialog.js';
+import { EmergencyDetector } from './emergency.js';
 import { IntakeFlow } from './intake.js';
 import { isGoodbye, smallTalk, yesNo } from './intents.js';
 import { KnowledgeBase, type RetrievalThresholds } from './knowledge.js';
@@ -30,6 +31,7 @@ export class LocalReplyEngine implements ReplyEngine {
   private readonly assistant: AssistantDto;
   private readonly greetingText: string | null;
   private readonly knowledge: KnowledgeBase;
+  private readonly emergency = new EmergencyDetector();
 
   constructor(options: LocalReplyEngineOptions) {
     this.assistant = options.assistant;
@@ -71,7 +73,11 @@ export class LocalReplyEngine implements ReplyEngine {
     if (ws.length <= 3 && yesNo(n) !== undefined) return true;
     if (isGoodbye(n, this.assistant.endCallPhrases) || smallTalk(n) !== undefined) return true;
     if (STOP_WORDS.has(ws[ws.length - 1] ?? '')) return false;
-    return this.knowledge.urgent(n) !== undefined || this.knowledge.retrieve(n).kind === 'answer';
+    return (
+      this.knowledge.urgent(n) !== undefined ||
+      this.emergency.detect(n) !== undefined ||
+      this.knowledge.retrieve(n).kind === 'answer'
+    );
   }
 
   conclude(history: readonly ChatMessage[]): CallConclusion {
@@ -83,6 +89,7 @@ export class LocalReplyEngine implements ReplyEngine {
     const model = this.assistant.model;
     const dialog = new Dialog({
       knowledge: this.knowledge,
+      emergency: this.emergency,
       intake: model?.intake ? new IntakeFlow(model.intake) : undefined,
       greeting: this.greetingText,
       endCallMessage: this.assistant.endCallMessage,

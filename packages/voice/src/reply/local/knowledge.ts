@@ -1,6 +1,7 @@
 import type { KnowledgeEntry } from '@talkbooth/protocol';
+import { Lexicon } from '../../language/lexicon.js';
 import { Bm25Index, type Bm25Options } from './bm25.js';
-import { contentTerms, editDistance, normalize, stem, synonym, words } from './text.js';
+import { contentTerms, editDistance, normalize, STOP_WORDS, stem, synonym, words } from './text.js';
 
 /**
  * Ranked retrieval over an assistant's knowledge base. Each entry is one BM25 document made
@@ -36,6 +37,20 @@ export const ANSWER_WEIGHT = 0.4;
 /** How much a near-miss word (one or two letters off a known word) counts. */
 const FUZZY_WEIGHT = 0.8;
 /**
+ * A word the knowledge base does not use counts for the entry word closest in meaning (a
+ * synonym, a derived form, an embedding neighbour: see {@link Lexicon.similarity}) when the
+ * two are at least this similar, weighted by the similarity.
+ */
+const MIN_MEANING_SIMILARITY = 0.3;
+/** Entry words one caller word may stand for ("schedule" → "book", "plan"…). */
+const MAX_MEANINGS = 3;
+/** A term at least this strong is the caller's own word (or a slip or close synonym of it). */
+const FIRM_WEIGHT = 0.8;
+/** The best entry's score over the next one's at which it is answered without a doubt. */
+const CLEAR_LEAD = 1.4;
+/** Below this lead the two entries are a close race: the caller is asked which one. */
+const CLOSE_RACE = 1.2;
+/**
  * What an unknown word costs, as a share of a rare known word's reference score. Lower is
  * more forgiving of recogniser noise; higher makes off-topic questions fail sooner.
  */
@@ -56,21 +71,36 @@ export interface KnowledgeMatch {
   score: number;
   /** Whether a word of the query is in one of the entry's questions (not only its answer). */
   inQuestions: boolean;
+  /**
+   * Whether a word the caller said is itself (or nearly, or a close synonym of) a word of the
+   * entry's questions, rather than only related to one in meaning.
+   */
+  firmInQuestions: boolean;
+  /** How many of the caller's words found a term in this entry. */
+  matchedWords: number;
+  /** Whether a firm term (see `firmInQuestions`) is anywhere in the entry, answer included. */
+  firm: boolean;
 }
 
 export type Retrieval =
   | { kind: 'answer'; match: KnowledgeMatch }
   | { kind: 'clarify'; match: KnowledgeMatch }
+  /** Two entries fit about equally: ask which one. */
+  | { kind: 'choose'; matches: [KnowledgeMatch, KnowledgeMatch] }
   | { kind: 'none'; closest?: KnowledgeMatch };
 
 export interface KnowledgeBaseOptions {
   thresholds?: Partial<RetrievalThresholds>;
   bm25?: Bm25Options;
+  /** Word meanings for words the entries do not use (default: the built lexicon). */
+  lexicon?: Lexicon;
 }
 
-/** An analysed query: term → weight, and how many words were unknown. */
+/** An analysed query: term → weight, each word's terms, and the words nothing matched. */
 export interface AnalysedQuery {
   terms: Map<string, number>;
+  /** For each word that matched, the terms it stands for and their weights. */
+  words: Map<string, number>[];
   unknown: string[];
 }
 
@@ -80,12 +110,28 @@ export class KnowledgeBase {
   private readonly index: Bm25Index<number>;
   private readonly vocabulary: string[];
   private readonly questionTerms: Set<string>[];
+  /** Each entry's terms, questions and answer. */
+  private readonly entryTerms: Set<string>[];
   private readonly unknownCost: number;
+  private readonly lexicon: Lexicon;
+  /** Index term → the entries' words it came from ("park" ← "park", "parking"). */
+  private readonly surfaceWords = new Map<string, Set<string>>();
+  private readonly meaningCache = new Map<string, { term: string; similarity: number }[]>();
 
   constructor(entries: readonly KnowledgeEntry[], options: KnowledgeBaseOptions = {}) {
     this.thresholds = { ...DEFAULT_THRESHOLDS, ...options.thresholds };
     this.entries = [...entries];
+    this.lexicon = options.lexicon ?? Lexicon.default();
     this.index = new Bm25Index<number>({ ...DEFAULT_BM25, ...options.bm25 });
+    for (const entry of this.entries) {
+      for (const w of words([...entry.questions, entry.answer].join(' '))) {
+        if (STOP_WORDS.has(w)) continue;
+        const term = stem(synonym(w));
+        let set = this.surfaceWords.get(term);
+        if (set === undefined) this.surfaceWords.set(term, (set = new Set()));
+        set.add(w);
+      }
+    }
     this.questionTerms = this.entries.map((entry, i) => {
       const questionTerms = entry.questions.flatMap((q) => termsOf(q));
       this.index.add(i, [
@@ -95,6 +141,9 @@ export class KnowledgeBase {
       ]);
       return new Set(questionTerms);
     });
+    this.entryTerms = this.entries.map(
+      (entry, i) => new Set([...(this.questionTerms[i] ?? []), ...termsOf(entry.answer)]),
+    );
     this.vocabulary = [...this.index.vocabulary()];
     // A word seen in exactly one entry: the rarest a known word can be.
     const rareIdf = Math.log(1 + (this.index.size - 1 + 0.5) / 1.5);
@@ -110,40 +159,66 @@ export class KnowledgeBase {
     return this.entries.find((e) => e.id === id);
   }
 
-  /** The caller's words as weighted index terms (with joined and near-miss words mapped). */
+  /**
+   * The caller's words as weighted index terms: a word the entries use counts fully, a
+   * near-miss spelling (a recogniser slip) as {@link FUZZY_WEIGHT}, and a word they do not
+   * use for each of the (up to {@link MAX_MEANINGS}) entry words closest to it in meaning,
+   * weighted by the similarity.
+   */
   analyse(text: string): AnalysedQuery {
     const ws = joinCompounds(words(text), (t) => this.index.has(t));
     const terms = new Map<string, number>();
+    const perWord: Map<string, number>[] = [];
     const unknown: string[] = [];
-    for (const term of contentTerms(ws)) {
+    for (const w of ws) {
+      if (STOP_WORDS.has(w)) continue;
+      const term = stem(synonym(w));
+      const mine = new Map<string, number>();
       if (this.index.has(term)) {
-        terms.set(term, 1);
+        mine.set(term, 1);
+      } else {
+        for (const meant of this.closestInMeaning(w)) mine.set(meant.term, meant.similarity);
+        const near = this.nearest(term);
+        if (near !== undefined) mine.set(near, Math.max(mine.get(near) ?? 0, FUZZY_WEIGHT));
+      }
+      if (mine.size === 0) {
+        if (!unknown.includes(term)) unknown.push(term);
         continue;
       }
-      const near = this.nearest(term);
-      if (near !== undefined) {
-        terms.set(near, Math.max(terms.get(near) ?? 0, FUZZY_WEIGHT));
-      } else if (!unknown.includes(term)) {
-        unknown.push(term);
-      }
+      perWord.push(mine);
+      for (const [t, weight] of mine) terms.set(t, Math.max(terms.get(t) ?? 0, weight));
     }
-    return { terms, unknown };
+    return { terms, words: perWord, unknown };
   }
 
   /** All entries that share a term with the text, best first, with their confidence. */
   rank(text: string, filter?: (entry: KnowledgeEntry) => boolean): KnowledgeMatch[] {
-    const { terms, unknown } = this.analyse(text);
+    const { terms, words: perWord, unknown } = this.analyse(text);
     if (terms.size === 0) return [];
+    // Each word counts once in the reference, by its strongest reading, and in full: a word
+    // that only means something close to an entry's word scores a share of what the word
+    // itself would, so "dentist" is not as sure a match for "doctor" as "doctor" is.
     let reference = unknown.length * this.unknownCost;
-    for (const [term, weight] of terms) {
-      reference += weight * this.index.reference(term, REFERENCE_TF);
+    for (const mine of perWord) {
+      let best = 0;
+      for (const [term, weight] of mine) {
+        const full = weight >= FUZZY_WEIGHT ? weight : 1;
+        best = Math.max(best, full * this.index.reference(term, REFERENCE_TF));
+      }
+      reference += best;
     }
+    const firm = [...terms].filter(([, weight]) => weight >= FIRM_WEIGHT).map(([term]) => term);
     const hits = this.index.search(terms, filter && ((i) => filter(this.entryAt(i))));
     return hits.map((hit) => ({
       entry: this.entryAt(hit.id),
       score: hit.score,
       confidence: Math.min(1, hit.score / reference),
       inQuestions: [...terms.keys()].some((t) => this.questionTerms[hit.id]?.has(t) === true),
+      firmInQuestions: firm.some((t) => this.questionTerms[hit.id]?.has(t) === true),
+      firm: firm.some((t) => this.entryTerms[hit.id]?.has(t) === true),
+      matchedWords: perWord.filter((mine) =>
+        [...mine.keys()].some((t) => this.entryTerms[hit.id]?.has(t) === true),
+      ).length,
     }));
   }
 
@@ -153,16 +228,67 @@ export class KnowledgeBase {
     return best && best.confidence >= this.thresholds.urgent ? best : undefined;
   }
 
-  /** Answer, ask to rephrase, or nothing, for the best entry (urgent ones included). */
+  /**
+   * What to do with the caller's words:
+   *   - answer: the best entry is sure (confidence ≥ `answer`), or likely (≥ `clarify`),
+   *     well ahead of the next ({@link CLEAR_LEAD}) on a word of its own questions, and
+   *     matched by two or more of the caller's words;
+   *   - choose: two entries fit about equally ({@link CLOSE_RACE}): ask which;
+   *   - clarify: the best entry is likely but not sure: ask whether it is meant;
+   *   - none: nothing fits, or only through words related in meaning (never enough alone to
+   *     put a clinic fact to an off-topic question).
+   */
   retrieve(text: string): Retrieval {
-    const best = this.rank(text)[0];
+    const [best, second] = this.rank(text);
     if (!best) return { kind: 'none' };
+    const { answer, clarify } = this.thresholds;
+    const lead = second === undefined ? Infinity : best.score / second.score;
     // A match on the answer's words alone is never sure enough to answer outright.
-    if (best.confidence >= this.thresholds.answer && best.inQuestions) {
+    if (best.inQuestions && best.confidence >= answer && lead >= CLOSE_RACE) {
       return { kind: 'answer', match: best };
     }
-    if (best.confidence >= this.thresholds.clarify) return { kind: 'clarify', match: best };
+    if (!best.firm && best.confidence < answer) return { kind: 'none', closest: best };
+    if (
+      best.firmInQuestions &&
+      best.confidence >= clarify &&
+      lead >= CLEAR_LEAD &&
+      best.matchedWords >= 2
+    ) {
+      return { kind: 'answer', match: best };
+    }
+    if (
+      second !== undefined &&
+      lead < CLOSE_RACE &&
+      second.confidence >= clarify &&
+      second.inQuestions
+    ) {
+      return { kind: 'choose', matches: [best, second] };
+    }
+    if (best.confidence >= clarify) return { kind: 'clarify', match: best };
     return { kind: 'none', closest: best };
+  }
+
+  /** Up to {@link MAX_MEANINGS} index terms whose entry words mean most nearly what `word` means. */
+  private closestInMeaning(word: string): { term: string; similarity: number }[] {
+    const cached = this.meaningCache.get(word);
+    if (cached !== undefined) return cached;
+    const found: { term: string; similarity: number }[] = [];
+    for (const [term, surfaces] of this.surfaceWords) {
+      let similarity = 0;
+      for (const surface of surfaces) {
+        similarity = Math.max(similarity, this.lexicon.similarity(word, surface));
+      }
+      if (similarity >= MIN_MEANING_SIMILARITY) found.push({ term, similarity });
+    }
+    found.sort((x, y) => y.similarity - x.similarity);
+    const kept = found.slice(0, MAX_MEANINGS);
+    this.meaningCache.set(word, kept);
+    return kept;
+  }
+
+  /** Entries marked urgent, in order. */
+  urgentEntries(): KnowledgeEntry[] {
+    return this.entries.filter((e) => e.urgent === true);
   }
 
   /** Entries that are not urgent, for "what can you do". */

