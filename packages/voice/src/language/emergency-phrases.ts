@@ -54,7 +54,6 @@ export const EMERGENCY_PHRASES: readonly string[] = [
   'can not swallow',
   'allergic reaction',
   'anaphylaxis',
-  'anaphylactic',
   // Poisoning and harm.
   'overdose',
   'poison',

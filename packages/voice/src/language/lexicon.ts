@@ -36,15 +36,19 @@ const COSINE_MAX_SIMILARITY = 0.8;
 const EMBEDDING_MIN_RANK = 500;
 
 export class Lexicon {
+  /** The build script's version of this lexicon (part of language-model cache keys). */
+  readonly version: number;
   private readonly index: Map<string, number>;
   private readonly lemmas: ReadonlyMap<string, string>;
   private readonly relationText: Record<string, string>;
   private readonly relationCache = new Map<string, ReadonlyMap<string, number>>();
+  private formsByLemma: Map<string, string[]> | undefined;
   private readonly vectors: Int8Array;
   private readonly dimensions: number;
   private readonly scale: number;
 
   private constructor(file: LexiconFile, vectors: Int8Array) {
+    this.version = file.version;
     this.index = new Map(file.words.map((w, i) => [w, i]));
     this.lemmas = new Map(Object.entries(file.lemmas));
     this.relationText = file.relations;
@@ -87,6 +91,19 @@ export class Lexicon {
   /** The word's dictionary form ("swollen" → "swell"), or the word itself. */
   lemma(word: string): string {
     return this.lemmas.get(word) ?? word;
+  }
+
+  /** The words whose lemma is this word, itself included ("park" → park, parks, parking…). */
+  forms(lemma: string): readonly string[] {
+    if (this.formsByLemma === undefined) {
+      this.formsByLemma = new Map();
+      for (const [word, l] of this.lemmas) {
+        const list = this.formsByLemma.get(l);
+        if (list) list.push(word);
+        else this.formsByLemma.set(l, [word]);
+      }
+    }
+    return [lemma, ...(this.formsByLemma.get(lemma) ?? [])];
   }
 
   /** WordNet neighbours of the word with their strength (0–1). */

@@ -30,6 +30,12 @@ export interface ReplyEngine {
    * so the session may end the turn after a shorter silence.
    */
   isComplete?(text: string): boolean;
+  /**
+   * Optional: which of several readings of the caller's words (the recogniser's best first,
+   * then its alternatives) this engine understands best, as an index. `history` is the
+   * conversation before these words. The session records and answers that reading.
+   */
+  choose?(readings: readonly string[], history: readonly ChatMessage[]): number;
 }
 
 export interface CallConclusion {

@@ -288,7 +288,12 @@ export class CallSession {
     const endpointAt = now();
     const result = stream.finish();
     const recognitionMs = now() - endpointAt;
-    const text = result.text.trim();
+    const readings = [result.text, ...(result.alternatives ?? [])]
+      .map((t) => t.trim())
+      .filter((t) => t !== '');
+    const chosen =
+      readings.length > 1 && this.reply.choose ? this.reply.choose(readings, this.history) : 0;
+    const text = readings[chosen] ?? readings[0] ?? '';
     if (text === '') return;
 
     this.listener.message({

@@ -7,6 +7,12 @@ export interface RecognitionResult {
   text: string;
   /** Which search produced it: the assistant's domain model or the general fallback. */
   model: 'domain' | 'general';
+  /**
+   * Other readings of the same audio, most likely first (pocketsphinx: what the domain
+   * model heard when the general model's answer was taken). A reply engine may understand
+   * one of them better (see `ReplyEngine.choose`).
+   */
+  alternatives?: string[];
 }
 
 export interface RecognitionStream {

@@ -184,6 +184,23 @@ export class Dialog {
     return say(`I am sorry, I do not know the answer to that. ${this.capabilities()}`);
   }
 
+  /** See `LocalReplyEngine.choose`. */
+  chooseReading(readings: readonly string[]): number {
+    const ns = readings.map((r) => stripFillers(normalize(r)));
+    const urgent = ns.findIndex((n) => this.urgentEntry(n) !== undefined);
+    if (urgent >= 0) return urgent;
+    if (this.intake?.active || this.pending) return 0;
+    const first = ns[0] ?? '';
+    const understood =
+      smallTalk(first) !== undefined ||
+      yesNo(first) !== undefined ||
+      isGoodbye(first, this.endCallPhrases) ||
+      this.kb.retrieve(first).kind === 'answer';
+    if (understood) return 0;
+    const answered = ns.findIndex((n, i) => i > 0 && this.kb.retrieve(n).kind === 'answer');
+    return answered >= 0 ? answered : 0;
+  }
+
   /**
    * The urgent entry the caller's words call for: one matched in the knowledge base, or, when
    * an emergency phrase is heard in any words, the assistant's urgent entry (the built-in

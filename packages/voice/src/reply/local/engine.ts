@@ -80,6 +80,17 @@ export class LocalReplyEngine implements ReplyEngine {
     );
   }
 
+  /**
+   * Of several readings of one utterance, the one this engine can act on: an emergency in
+   * any reading first (safety over precision), then a sure knowledge-base answer, when the
+   * recogniser's best reading gets none. Otherwise the best reading (index 0). While the
+   * brief is active its answers are free speech: the best reading stands.
+   */
+  choose(readings: readonly string[], history: readonly ChatMessage[]): number {
+    const { dialog } = this.replay(history);
+    return dialog.chooseReading(readings);
+  }
+
   conclude(history: readonly ChatMessage[]): CallConclusion {
     return this.replay(history).dialog.conclusion();
   }

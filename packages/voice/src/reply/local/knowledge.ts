@@ -1,5 +1,6 @@
 import type { KnowledgeEntry } from '@talkbooth/protocol';
 import { Lexicon } from '../../language/lexicon.js';
+import { numberToWords } from '../../stt/language-model/normalize.js';
 import { Bm25Index, type Bm25Options } from './bm25.js';
 import { contentTerms, editDistance, normalize, STOP_WORDS, stem, synonym, words } from './text.js';
 
@@ -50,6 +51,15 @@ const FIRM_WEIGHT = 0.8;
 const CLEAR_LEAD = 1.4;
 /** Below this lead the two entries are a close race: the caller is asked which one. */
 const CLOSE_RACE = 1.2;
+/**
+ * Question words kept as terms because they tell topics apart ("where" vs "when"), but too
+ * common to make a match firm on their own.
+ */
+const WEAK_TERMS: ReadonlySet<string> = new Set(['wher', 'when', 'much', 'long']);
+/** Number words: facts inside answers, never a topic a caller's other words could mean. */
+const NUMBER_WORDS: ReadonlySet<string> = new Set(
+  Array.from({ length: 101 }, (_, n) => numberToWords(n).split(' ')).flat(),
+);
 /**
  * What an unknown word costs, as a share of a rare known word's reference score. Lower is
  * more forgiving of recogniser noise; higher makes off-topic questions fail sooner.
@@ -125,7 +135,7 @@ export class KnowledgeBase {
     this.index = new Bm25Index<number>({ ...DEFAULT_BM25, ...options.bm25 });
     for (const entry of this.entries) {
       for (const w of words([...entry.questions, entry.answer].join(' '))) {
-        if (STOP_WORDS.has(w)) continue;
+        if (STOP_WORDS.has(w) || NUMBER_WORDS.has(w)) continue;
         const term = stem(synonym(w));
         let set = this.surfaceWords.get(term);
         if (set === undefined) this.surfaceWords.set(term, (set = new Set()));
@@ -207,7 +217,9 @@ export class KnowledgeBase {
       }
       reference += best;
     }
-    const firm = [...terms].filter(([, weight]) => weight >= FIRM_WEIGHT).map(([term]) => term);
+    const firm = [...terms]
+      .filter(([term, weight]) => weight >= FIRM_WEIGHT && !WEAK_TERMS.has(term))
+      .map(([term]) => term);
     const hits = this.index.search(terms, filter && ((i) => filter(this.entryAt(i))));
     return hits.map((hit) => ({
       entry: this.entryAt(hit.id),

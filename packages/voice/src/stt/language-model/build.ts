@@ -22,11 +22,12 @@ import { join } from 'node:path';
 import type { DomainVocabulary } from '../types.js';
 import { formatArpa, trainKneserNey } from './arpa.js';
 import { formatDictionary, readDictionary } from './dictionary.js';
+import { Lexicon } from '../../language/lexicon.js';
 import { expandVocabulary } from './expand.js';
 import { normalizeText } from './normalize.js';
 
 /** Bump when the expander, the smoothing or the file layout change: old caches then miss. */
-export const LANGUAGE_MODEL_BUILDER_VERSION = 1;
+export const LANGUAGE_MODEL_BUILDER_VERSION = 2;
 
 /** The phones of the en-us acoustic model (CMUdict's set without stress marks). */
 export const EN_US_PHONES: ReadonlySet<string> = new Set(
@@ -45,6 +46,11 @@ export interface DomainModelOptions {
   dictionaryPath: string;
   /** Pronunciations for words the dictionary lacks: word → phones (`"medibrief": "M EH D IY B R IY F"`). */
   pronunciations?: Readonly<Record<string, string>>;
+  /**
+   * Language resources for related-word variants and emergency phrases (default: the built
+   * lexicon); null trains on the assistant's own phrases only.
+   */
+  lexicon?: Lexicon | null;
 }
 
 export interface DomainModel {
@@ -103,11 +109,16 @@ function readMeta(path: string): Meta | undefined {
   }
 }
 
+function lexiconOf(options: DomainModelOptions): Lexicon | null {
+  return options.lexicon === undefined ? Lexicon.default() : options.lexicon;
+}
+
 /** The cache key of a vocabulary build. */
 export function domainModelHash(options: DomainModelOptions): string {
   const st = statSync(options.dictionaryPath);
   const key = {
     builder: LANGUAGE_MODEL_BUILDER_VERSION,
+    lexicon: lexiconOf(options)?.version ?? null,
     version: options.version ?? '',
     sentences: options.vocabulary.sentences.map(normalizeText),
     keywords: options.vocabulary.keywords.map(normalizeText),
@@ -144,7 +155,7 @@ export function buildDomainModel(options: DomainModelOptions): DomainModel {
   const dict = readDictionary(options.dictionaryPath);
   for (const [w, phones] of pronunciations) dict.set(w, [phones]);
 
-  const corpus = expandVocabulary(options.vocabulary);
+  const corpus = expandVocabulary(options.vocabulary, { lexicon: lexiconOf(options) });
   const dropped = new Set<string>();
   const training = new Map<string, number>();
   for (const [sentence, weight] of corpus) {

@@ -5,8 +5,10 @@
  * every call has (yes, no, thanks, greetings, goodbyes, asking to repeat, durations,
  * numbers). Each sentence carries a weight (a training count).
  */
+import { Lexicon } from '../../language/lexicon.js';
 import type { DomainVocabulary } from '../types.js';
 import { normalizeText, numberToWords } from './normalize.js';
+import { emergencySentences, relatedVariants } from './related.js';
 
 /** Normalised sentence → training count. */
 export type TrainingCorpus = Map<string, number>;
@@ -230,8 +232,16 @@ export function answersTo(question: string): string[] {
   return out.map((s) => s.replace(/\s+/g, ' ').trim());
 }
 
-/** Builds the weighted training corpus for a vocabulary. */
-export function expandVocabulary(vocabulary: DomainVocabulary): TrainingCorpus {
+/**
+ * Builds the weighted training corpus for a vocabulary. With a lexicon (the default), each
+ * short sentence also comes in variants with related words, and the built-in emergency
+ * phrases are added (see related.ts).
+ */
+export function expandVocabulary(
+  vocabulary: DomainVocabulary,
+  options: { lexicon?: Lexicon | null } = {},
+): TrainingCorpus {
+  const lexicon = options.lexicon === undefined ? Lexicon.default() : options.lexicon;
   const corpus: TrainingCorpus = new Map();
   // Paragraphs (knowledge-base answers) are split into sentences first.
   const sentences = [
@@ -256,7 +266,9 @@ export function expandVocabulary(vocabulary: DomainVocabulary): TrainingCorpus {
     }
     for (const p of SENTENCE_PREFIXES) add(corpus, `${p} ${s}`, W_VARIANT);
     for (const p of SENTENCE_SUFFIXES) add(corpus, `${s} ${p}`, W_VARIANT);
+    if (lexicon) for (const v of relatedVariants(s, lexicon)) add(corpus, v, W_VARIANT);
   }
+  if (lexicon) for (const e of emergencySentences()) add(corpus, e, W_VARIANT);
 
   for (const q of vocabulary.assistantQuestions ?? []) {
     for (const a of answersTo(q)) {

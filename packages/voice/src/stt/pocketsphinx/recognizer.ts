@@ -29,6 +29,7 @@ import type {
   RecognitionStream,
   SpeechRecognizer,
 } from '../types.js';
+import type { Lexicon } from '../../language/lexicon.js';
 import { buildDomainModel, type DomainModel } from '../language-model/build.js';
 import {
   checkModel,
@@ -53,6 +54,8 @@ export interface PocketsphinxRecognizerOptions {
   modelDir?: string;
   /** Pronunciations for vocabulary words the dictionary lacks (word → phones). */
   pronunciations?: Readonly<Record<string, string>>;
+  /** Language resources for the domain model (see `DomainModelOptions.lexicon`). */
+  lexicon?: Lexicon | null;
   /** When the general model runs (see the module comment). Default `on-doubt`. */
   generalFallback?: GeneralFallback;
   /** Domain answers below this confidence (0–1) go to the general model. Default 0.65. */
@@ -85,6 +88,13 @@ export interface DetailedRecognitionResult extends RecognitionResult {
 export interface PocketsphinxRecognitionStream extends RecognitionStream {
   finish(): DetailedRecognitionResult;
 }
+
+/**
+ * A domain hypothesis not trusted as the answer is still offered as an alternative reading
+ * at or above this confidence: below it, it is word salad from a model that knows only the
+ * assistant's sentences.
+ */
+const ALTERNATIVE_MIN_CONFIDENCE = 0.3;
 
 /** Frames between two confidence checks of the partial hypothesis (200 ms). */
 const DOUBT_CHECK_FRAMES = 10;
@@ -206,6 +216,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
           ...(options.pronunciations !== undefined
             ? { pronunciations: options.pronunciations }
             : {}),
+          ...(options.lexicon !== undefined ? { lexicon: options.lexicon } : {}),
           dictionaryPath: files.dictionary,
         })
       : undefined;
@@ -536,9 +547,23 @@ class Stream implements PocketsphinxRecognitionStream {
         };
       }
       const text = this.#endGeneral();
+      if (text === '' && domainText !== '') {
+        // The general model heard nothing where the domain model heard words: those words
+        // are the only reading there is (the reply engine judges whether they make sense).
+        return {
+          text: domainText,
+          model: 'domain',
+          confidence,
+          domainText,
+          finishMs: performance.now() - started,
+          generalFrames: this.#generalFed,
+        };
+      }
+      const alternative = domainText !== '' && confidence >= ALTERNATIVE_MIN_CONFIDENCE;
       return {
         text,
         model: 'general',
+        ...(alternative ? { alternatives: [domainText] } : {}),
         confidence,
         domainText,
         finishMs: performance.now() - started,

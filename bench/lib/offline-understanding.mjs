@@ -1,0 +1,96 @@
+// Development aid, not a benchmark: the understanding sets decoded offline (synthesised
+// speech → the product's recogniser → a fresh local reply engine per line), much faster
+// than the real-time socket benchmark. `node bench/lib/offline-understanding.mjs [voices]`.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fromRoot } from './paths.mjs';
+import { demo, disposeSpeech, spoken, voice } from './speech.mjs';
+
+const fixture = (name) =>
+  JSON.parse(fs.readFileSync(fromRoot('bench/fixtures/understanding', name), 'utf8'));
+const para = fixture('dev-paraphrases.json');
+const dental = fixture('dental-practice.json');
+
+const SPEAKERS = {
+  'en-us': { voice: 'en-us', rate: 165 },
+  'en-gb': { voice: 'en-gb', rate: 150 },
+  f3: { voice: 'en-us+f3', rate: 185 },
+  slt: { engine: 'festival', voice: 'cmu_us_slt_arctic_hts', label: 'slt' },
+  kal: { engine: 'festival', voice: 'kal_diphone', label: 'kal' },
+};
+
+async function evaluate(name, knowledge, intake, lines, speakers) {
+  const assistant = { model: { provider: 'local', model: 'kb', knowledge, intake } };
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-offline-'));
+  const recognizer = await voice.PocketsphinxRecognizer.create({
+    vocabulary: voice.vocabularyFor(assistant),
+    cacheDir,
+    ...(process.env.NO_VARIANTS ? { lexicon: null } : {}),
+  });
+  for (const key of speakers) {
+    const tally = { paraphrase: [0, 0], urgent: [0, 0], 'off-topic': [0, 0] };
+    let right = 0;
+    let errors = 0;
+    let words = 0;
+    for (const line of lines) {
+      const samples = await spoken(line.text, SPEAKERS[key]);
+      const stream = recognizer.open();
+      for (let o = 0; o + voice.FRAME_SAMPLES <= samples.length; o += voice.FRAME_SAMPLES) {
+        stream.push(samples.subarray(o, o + voice.FRAME_SAMPLES));
+      }
+      const result = stream.finish();
+      const engine = new voice.LocalReplyEngine({ assistant });
+      const readings = [result.text, ...(result.alternatives ?? [])].filter((t) => t !== '');
+      const heard = readings[readings.length > 1 ? engine.choose(readings, []) : 0] ?? '';
+      const w = voice.wordErrors(line.text, heard);
+      errors += w.errors;
+      words += w.words;
+      let reply = '';
+      for await (const e of engine.reply(
+        [{ role: 'user', content: heard }],
+        new AbortController().signal,
+      )) {
+        if (e.type === 'text') reply += e.text;
+      }
+      const expected =
+        line.expect && knowledge.find((k) => k.id === line.expect).answer.slice(0, 30);
+      const facts = knowledge.filter((k) => reply.includes(k.answer.slice(0, 30)));
+      const ok = expected ? reply.includes(expected) : facts.length === 0;
+      const kind = !line.expect
+        ? 'off-topic'
+        : knowledge.find((k) => k.id === line.expect).urgent
+          ? 'urgent'
+          : 'paraphrase';
+      tally[kind][1] += 1;
+      if (ok) tally[kind][0] += 1;
+      if (ok) right += 1;
+      else console.log(`  ${key}: "${line.text}" heard "${heard}" → ${reply.slice(0, 60)}`);
+    }
+    const t = Object.entries(tally)
+      .map(([k, [a, b]]) => `${k} ${a}/${b}`)
+      .join(', ');
+    console.log(
+      `${name} ${key}: ${right}/${lines.length} right (${t}), WER ${((errors / words) * 100).toFixed(1)} %`,
+    );
+  }
+  recognizer.dispose();
+  fs.rmSync(cacheDir, { recursive: true, force: true });
+}
+
+const speakers = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(SPEAKERS);
+await evaluate(
+  'demo',
+  demo.knowledgeBase,
+  demo.intake,
+  [...para.lines, ...para.urgent, ...para.offTopic.map((text) => ({ text }))],
+  speakers,
+);
+await evaluate(
+  'dental',
+  dental.knowledgeBase,
+  dental.intake,
+  [...dental.lines, ...dental.offTopic.map((text) => ({ text }))],
+  speakers,
+);
+await disposeSpeech();
