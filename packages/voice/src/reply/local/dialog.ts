@@ -10,13 +10,17 @@
  *   3. the brief, while it is active       → repeat / stop / a knowledge question / the brief
  *   4. a reply to "Do you mean …?" or "… or …?" → the entry chosen / ask again / rephrase
  *   5. "no" to "anything else?"            → end the call
- *   6. a brief trigger, or "yes" to an offer of the brief → start (or resume) the brief
+ *   6. a brief trigger or a request to pass something on, or "yes" to an offer of the
+ *      brief                               → start (or resume) the brief
  *   7. small talk                          → greeting, thanks, repeat, what I can do
  *   8. the knowledge base                  → answer / "Do you mean A, or B?" / "Do you mean …?"
- *                                            / "I do not know"
+ *   9. symptoms described, nothing matched → offer the brief, with what they said as its
+ *                                            first answer
+ *  10. otherwise                            → "I do not know" and what it can do
  */
 import type { KnowledgeEntry } from '@talkbooth/protocol';
 import type { CallConclusion } from '../types.js';
+import type { BriefIntent } from './brief-intent.js';
 import type { EmergencyDetector } from './emergency.js';
 import type { IntakeFlow } from './intake.js';
 import { isGoodbye, isNothingElse, isQuestion, isStopBrief, smallTalk, yesNo } from './intents.js';
@@ -26,6 +30,7 @@ import { normalize, stripFillers } from './text.js';
 export interface DialogConfig {
   knowledge: KnowledgeBase;
   emergency: EmergencyDetector;
+  briefIntent: BriefIntent;
   intake?: IntakeFlow;
   greeting: string | null;
   endCallMessage?: string;
@@ -56,6 +61,9 @@ const BOTH = new Set(['both']);
 export class Dialog {
   private readonly kb: KnowledgeBase;
   private readonly emergency: EmergencyDetector;
+  private readonly briefIntent: BriefIntent;
+  /** What the caller described when the brief was offered for it: its first answer. */
+  private offeredFor: string | undefined;
   private readonly intake: IntakeFlow | undefined;
   private readonly endCallMessage: string;
   private readonly endCallPhrases: readonly string[];
@@ -70,6 +78,7 @@ export class Dialog {
   constructor(config: DialogConfig) {
     this.kb = config.knowledge;
     this.emergency = config.emergency;
+    this.briefIntent = config.briefIntent;
     this.intake = config.intake;
     this.endCallMessage = config.endCallMessage?.trim() || DEFAULT_END_CALL_MESSAGE;
     this.endCallPhrases = config.endCallPhrases ?? [];
@@ -140,11 +149,13 @@ export class Dialog {
       return { text: this.endCallMessage, endCall: true };
     }
 
-    if (
-      intake &&
-      (intake.triggeredBy(n) ||
-        (yesNo(n) === 'yes' && offersBrief(heard) && intake.stage !== 'done'))
-    ) {
+    const offeredFor = this.offeredFor;
+    this.offeredFor = undefined;
+    if (intake && yesNo(n) === 'yes' && offersBrief(heard) && intake.stage !== 'done') {
+      // "Yes" to "Shall I note that …?": what they described is the brief's first answer.
+      return say(intake.start(offeredFor));
+    }
+    if (intake && (intake.triggeredBy(n) || this.briefIntent.asksForBrief(n))) {
       return say(intake.start());
     }
 
@@ -177,6 +188,12 @@ export class Dialog {
       }
       case 'none':
         break;
+    }
+    if (intake && intake.stage !== 'done' && this.briefIntent.describesSymptoms(n)) {
+      this.offeredFor = n;
+      return say(
+        'I am sorry to hear that. I cannot advise on it, but I can note it in a short brief for your visit. Shall I?',
+      );
     }
     const answer = yesNo(n);
     if (answer === 'yes') return say('Okay. What would you like to know?');

@@ -35,15 +35,19 @@ export class EmergencyDetector {
   }
 }
 
-/** Whether `phrase` occurs in `words` in order, at most {@link MAX_GAP} words apart. */
-function containsInOrder(words: readonly string[], phrase: readonly string[]): boolean {
+/** Whether `phrase` occurs in `words` in order, at most `maxGap` words apart. */
+export function containsInOrder(
+  words: readonly string[],
+  phrase: readonly string[],
+  maxGap = MAX_GAP,
+): boolean {
   for (let start = 0; start < words.length; start++) {
     if (words[start] !== phrase[0]) continue;
     let at = start;
     let ok = true;
     for (const next of phrase.slice(1)) {
       let found = -1;
-      for (let j = at + 1; j <= Math.min(words.length - 1, at + 1 + MAX_GAP); j++) {
+      for (let j = at + 1; j <= Math.min(words.length - 1, at + 1 + maxGap); j++) {
         if (words[j] === next) {
           found = j;
           break;

@@ -3,6 +3,7 @@ import { splitSentences } from '../sentences.js';
 import { greetingOf } from '../template.js';
 import type { CallConclusion, ChatMessage, ReplyEngine, ReplyEvent } from '../types.js';
 import { Dialog, type Turn } from './dialog.js';
+import { BriefIntent } from './brief-intent.js';
 import { EmergencyDetector } from './emergency.js';
 import { IntakeFlow } from './intake.js';
 import { isGoodbye, smallTalk, yesNo } from './intents.js';
@@ -32,6 +33,7 @@ export class LocalReplyEngine implements ReplyEngine {
   private readonly greetingText: string | null;
   private readonly knowledge: KnowledgeBase;
   private readonly emergency = new EmergencyDetector();
+  private readonly briefIntent = new BriefIntent();
 
   constructor(options: LocalReplyEngineOptions) {
     this.assistant = options.assistant;
@@ -101,6 +103,7 @@ export class LocalReplyEngine implements ReplyEngine {
     const dialog = new Dialog({
       knowledge: this.knowledge,
       emergency: this.emergency,
+      briefIntent: this.briefIntent,
       intake: model?.intake ? new IntakeFlow(model.intake) : undefined,
       greeting: this.greetingText,
       endCallMessage: this.assistant.endCallMessage,

@@ -33,6 +33,11 @@ const ORDINALS: Readonly<Record<string, number>> = {
   sixth: 5,
 };
 
+/** How a question that is answered yes or no starts. */
+const YES_NO_QUESTION_START: ReadonlySet<string> = new Set(
+  'do does did are is was were have has can could will would'.split(' '),
+);
+
 const DEFAULT_CLOSING =
   'Thank you, the brief is ready for the doctor. Is there anything else I can help with?';
 
@@ -100,8 +105,11 @@ export class IntakeFlow {
     });
   }
 
-  /** Starts the brief (again from the start once done), or resumes a paused one. */
-  start(): string {
+  /**
+   * Starts the brief (again from the start once done), or resumes a paused one. A new
+   * brief may start with its first answer already given (what the caller described).
+   */
+  start(firstAnswer?: string): string {
     if (this.questions.length === 0) return 'Sorry, I have no questions for a brief.';
     if (this.stageValue === 'paused') {
       // Resume at the first question without an answer, or at the read-back.
@@ -117,6 +125,10 @@ export class IntakeFlow {
     this.index = 0;
     this.redo = false;
     this.stageValue = 'asking';
+    if (firstAnswer !== undefined && firstAnswer !== '') {
+      const next = this.answer(firstAnswer);
+      return `Sure, I noted that. ${next.replace(/^Okay\. /, '')}`;
+    }
     return `Sure, I have a few short questions. ${this.prompt()}`;
   }
 
@@ -147,7 +159,7 @@ export class IntakeFlow {
    */
   handle(utterance: string): string {
     const n = stripFillers(normalize(utterance));
-    const fix = correction(n);
+    const fix = correction(n) ?? this.shortCorrection(n);
     if (fix !== undefined && this.lastAnswered !== undefined && this.stageValue !== 'choosing') {
       // At the read-back, "no i meant the duration …" is about another part: ask it again.
       const part = this.stageValue === 'confirming' ? this.partNamed(fix) : undefined;
@@ -166,6 +178,20 @@ export class IntakeFlow {
       default:
         return this.prompt();
     }
+  }
+
+  /**
+   * "No, since Tuesday" right after an answer: a correction of it, when what follows the "no"
+   * is not itself an answer to the question now asked (which a yes-or-no question's would be).
+   */
+  private shortCorrection(n: string): string | undefined {
+    if (this.stageValue !== 'asking' || this.lastAnswered === undefined) return undefined;
+    const m = /^(?:no|nope|sorry|actually)(?: sorry| actually| no)? (.+)$/.exec(n);
+    const rest = m?.[1];
+    if (rest === undefined || /^(?:i|not|nothing|none|never|thanks|thank|it is fine)\b/.test(rest))
+      return undefined;
+    const asked = normalize(this.questions[this.index]?.ask ?? '').split(' ')[0] ?? '';
+    return YES_NO_QUESTION_START.has(asked) ? undefined : rest;
   }
 
   /** Records the answer to the pending question and moves on. */
