@@ -1,71 +1,15 @@
-import { readFileSync } from 'node:fs';
-import type { AssistantDto, Intake, KnowledgeEntry } from '@talkbooth/protocol';
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, ReplyEngine } from '../types.js';
+import {
+  Call,
+  demo,
+  demoAnswer as answerOf,
+  demoAssistant as assistant,
+} from '../testing/conversation.js';
+import type { ChatMessage } from '../types.js';
 import { LocalReplyEngine } from './engine.js';
 
-/** The demo clinic as the server seeds it (apps/server/src/db/seed/demo-assistant.ts). */
-interface DemoContent {
-  assistant: {
-    name: string;
-    firstMessage: string;
-    endCallMessage: string;
-    endCallPhrases: string[];
-    systemPrompt: string;
-  };
-  knowledgeBase: KnowledgeEntry[];
-  intake: Intake;
-}
-const demo = JSON.parse(
-  readFileSync(
-    new URL('../../../../../apps/server/src/db/seed/demo-clinic.json', import.meta.url),
-    'utf8',
-  ),
-) as DemoContent;
-const assistant: AssistantDto = {
-  name: demo.assistant.name,
-  firstMessage: demo.assistant.firstMessage,
-  endCallMessage: demo.assistant.endCallMessage,
-  endCallPhrases: demo.assistant.endCallPhrases,
-  model: {
-    provider: 'local',
-    model: 'knowledge-base',
-    messages: [{ role: 'system', content: demo.assistant.systemPrompt }],
-    knowledge: demo.knowledgeBase,
-    intake: demo.intake,
-  },
-};
-const answerOf = (id: string): string => {
-  const entry = demo.knowledgeBase.find((e) => e.id === id);
-  if (!entry) throw new Error(`no entry ${id}`);
-  return entry.answer;
-};
 const ask = (i: number): string => demo.intake.questions[i]?.ask ?? '';
 
-/** A call: the greeting, then each caller line and the engine's whole reply. */
-class Call {
-  readonly history: ChatMessage[] = [];
-  constructor(readonly engine: ReplyEngine) {
-    const greeting = engine.greeting();
-    if (greeting !== null) this.history.push({ role: 'assistant', content: greeting });
-  }
-  async say(text: string): Promise<{ text: string; endCall: boolean; events: number }> {
-    this.history.push({ role: 'user', content: text });
-    let out = '';
-    let endCall = false;
-    let events = 0;
-    for await (const event of this.engine.reply(this.history, new AbortController().signal)) {
-      events++;
-      if (event.type === 'text') out += event.text;
-      else endCall = true;
-    }
-    this.history.push({ role: 'assistant', content: out });
-    return { text: out, endCall, events };
-  }
-  async reply(text: string): Promise<string> {
-    return (await this.say(text)).text;
-  }
-}
 const newCall = (variableValues?: Record<string, unknown>) =>
   new Call(new LocalReplyEngine({ assistant, variableValues }));
 

@@ -30,6 +30,10 @@ const EMERGENCY_CARRIERS = [
   'she is X',
   'someone is X',
   'someone X',
+  'someone has X',
+  'he has X',
+  'she has X',
+  'my X',
   'help X',
 ];
 

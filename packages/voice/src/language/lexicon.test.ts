@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { Lexicon } from './lexicon.js';
+
+// The lexicon the build makes from WordNet, the wink embeddings and wink-lemmatizer.
+const lexicon = Lexicon.default();
+
+describe('Lexicon (built from WordNet, embeddings and a lemmatizer)', () => {
+  it('reduces words to their dictionary form', () => {
+    expect(lexicon.lemma('swollen')).toBe('swell');
+    expect(lexicon.lemma('children')).toBe('child');
+    expect(lexicon.lemma('collapsed')).toBe('collapse');
+    expect(lexicon.lemma('pharmacy')).toBe('pharmacy');
+    expect(lexicon.forms('park')).toEqual(expect.arrayContaining(['park', 'parks', 'parking']));
+  });
+
+  it('rates words of the same meaning close and unrelated words far', () => {
+    expect(lexicon.similarity('medication', 'medicine')).toBeGreaterThanOrEqual(0.6);
+    expect(lexicon.similarity('drugstore', 'pharmacy')).toBeGreaterThanOrEqual(0.6);
+    expect(lexicon.similarity('monthly', 'months')).toBeGreaterThanOrEqual(0.8);
+    expect(lexicon.similarity('swelling', 'swollen')).toBe(1);
+    for (const [a, b] of [
+      ['pizza', 'insurance'],
+      ['football', 'pharmacy'],
+      ['weather', 'hours'],
+      ['moon', 'address'],
+    ] as const) {
+      expect(lexicon.similarity(a, b), `${a} / ${b}`).toBeLessThan(0.3);
+    }
+  });
+
+  it('gives the most frequent words no embedding similarity (they are near everything)', () => {
+    expect(lexicon.cosine('take', 'make')).toBeUndefined();
+    expect(lexicon.cosine('fees', 'cost')).toBeGreaterThan(0.6);
+  });
+
+  it('says how to build it when the files are missing', () => {
+    expect(() => Lexicon.load('/nonexistent')).toThrow(/npm run build/);
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * The local engine on callers' own words. Every line here is our own; the spoken test lines
+ * of bench/fixtures/understanding are kept for the understanding benchmark.
+ */
+import type { AssistantDto, KnowledgeEntry } from '@talkbooth/protocol';
+import { describe, expect, it } from 'vitest';
+import { Call, demo, demoAnswer, demoAssistant } from '../testing/conversation.js';
+import { BUILT_IN_EMERGENCY } from './dialog.js';
+import { EmergencyDetector } from './emergency.js';
+import { LocalReplyEngine } from './engine.js';
+import { KnowledgeBase } from './knowledge.js';
+
+const kb = new KnowledgeBase(demo.knowledgeBase);
+const newCall = (assistant: AssistantDto = demoAssistant) =>
+  new Call(new LocalReplyEngine({ assistant }));
+const HONEST = /^I am sorry, I do not know the answer to that\./;
+
+describe('matching what the caller means', () => {
+  it.each([
+    ['do you have a drugstore', 'pharmacy'],
+    ['i need a repeat prescription', 'refill'],
+    ['i would like a flu vaccination', 'vaccines'],
+    ['what is your location', 'address'],
+    ['is the clinic easy to reach', 'address'],
+  ])('answers "%s" from the %s entry', (line, id) => {
+    const found = kb.retrieve(line);
+    expect(found.kind).toBe('answer');
+    expect(found.kind === 'answer' && found.match.entry.id).toBe(id);
+  });
+
+  it.each([
+    'what is the capital of france',
+    'sing me a song',
+    'how tall is mount everest',
+    'is the doctor nice',
+    'do you have a dentist',
+  ])('never answers "%s" with a clinic fact', (line) => {
+    expect(kb.retrieve(line).kind).not.toBe('answer');
+  });
+
+  it('counts a word related in meaning for less than the word itself', () => {
+    const own = kb.rank('where is the pharmacy')[0];
+    const related = kb.rank('where is the drugstore')[0];
+    expect(related?.entry.id).toBe('pharmacy');
+    expect(related?.confidence ?? 1).toBeLessThan(own?.confidence ?? 0);
+  });
+});
+
+describe('a dialogue that copes with doubt', () => {
+  it('asks which of two close entries is meant, and acts on "the second one"', async () => {
+    const call = newCall();
+    const question = await call.reply('what about my appointment');
+    expect(question).toMatch(/^Do you mean, .*book.*, or .*cancel.*\?$/);
+    expect(await call.reply('the second one')).toBe(demoAnswer('cancel'));
+  });
+
+  it('takes a reply that names one of the two, and asks again on a bare yes', async () => {
+    const call = newCall();
+    await call.reply('what about my appointment');
+    expect(await call.reply('yes')).toMatch(/^Which one: .+, or .+\?$/);
+    expect(await call.reply('i want to cancel it')).toBe(demoAnswer('cancel'));
+    await call.reply('what about my appointment');
+    expect(await call.reply('no')).toBe('Sorry about that. Could you ask it in other words?');
+  });
+
+  it('answers off-topic questions honestly, with what it can help with', async () => {
+    const call = newCall();
+    const reply = await call.reply('how tall is mount everest');
+    expect(reply).toMatch(HONEST);
+    expect(reply).toContain('I can answer questions about');
+    for (const entry of demo.knowledgeBase) expect(reply).not.toContain(entry.answer);
+  });
+});
+
+describe('emergencies in the caller’s own words', () => {
+  const detector = new EmergencyDetector();
+
+  it.each([
+    'he has stopped breathing',
+    'she fainted in the kitchen',
+    'there is a lot of blood',
+    'my husband passed out',
+    'i think it is a stroke',
+    'my chest really hurts',
+  ])('hears "%s" as an emergency', (line) => {
+    expect(detector.detect(line)).toBeDefined();
+  });
+
+  it('does not raise an alarm on the demo clinic’s ordinary questions', () => {
+    const ordinary = demo.knowledgeBase
+      .filter((e) => e.urgent !== true)
+      .flatMap((e) => e.questions);
+    for (const question of ordinary) {
+      expect(
+        detector.detect(question.toLowerCase().replace(/[?.]/g, '')),
+        question,
+      ).toBeUndefined();
+    }
+    expect(detector.detect('do you take blood tests')).toBeUndefined();
+  });
+
+  it('answers with the urgent entry, and flags the call', async () => {
+    const call = newCall();
+    expect(await call.reply('my wife has collapsed')).toBe(demoAnswer('emergency'));
+    expect(call.engine.conclude(call.history).structuredData?.['urgent']).toBe(true);
+  });
+
+  it('has its own emergency answer for an assistant without an urgent entry', async () => {
+    const knowledge: KnowledgeEntry[] = demo.knowledgeBase.filter((e) => e.urgent !== true);
+    const call = newCall({ ...demoAssistant, model: { ...demoAssistant.model!, knowledge } });
+    expect(await call.reply('he is not breathing')).toBe(BUILT_IN_EMERGENCY.answer);
+  });
+});
+
+describe('the brief, in the caller’s words', () => {
+  const ask = (i: number) => demo.intake.questions[i]?.ask ?? '';
+
+  it('starts when asked to pass something on, takes a correction, reads back and confirms', async () => {
+    const call = newCall();
+    expect(await call.reply('could you let the doctor know about my cough')).toBe(
+      `Sure, I have a few short questions. ${ask(0)}`,
+    );
+    expect(await call.reply('a dry cough at night')).toBe(`Okay. ${ask(1)}`);
+    expect(await call.reply('about a week')).toBe(`Okay. ${ask(2)}`);
+    // The medicines question is a yes-or-no one: "no …" answers it.
+    expect(await call.reply('no nothing')).toBe(`Okay. ${ask(3)}`);
+    const readBack = await call.reply('pollen');
+    expect(readBack).toContain('reason, a dry cough at night; duration, about a week');
+    expect(await call.reply('yes')).toBe(demo.intake.closing);
+    expect(call.engine.conclude(call.history).structuredData).toMatchObject({
+      brief: {
+        reason: 'a dry cough at night',
+        duration: 'about a week',
+        medications: 'no nothing',
+        allergies: 'pollen',
+      },
+      confirmed: true,
+    });
+  });
+
+  it('offers the brief when symptoms are described, keeping them as its first answer', async () => {
+    const call = newCall();
+    expect(await call.reply('my shoulder has been aching for days')).toMatch(/brief.*Shall I\?$/);
+    expect(await call.reply('yes please')).toBe(`Sure, I noted that. ${ask(1)}`);
+    expect(call.engine.conclude(call.history).structuredData?.['brief']).toMatchObject({
+      reason: 'my shoulder has been aching for days',
+    });
+  });
+
+  it('takes "no, since …" as a correction of a duration just given', async () => {
+    const dental: AssistantDto = {
+      model: {
+        provider: 'local',
+        model: 'knowledge-base',
+        knowledge: [],
+        intake: {
+          questions: [
+            { id: 'problem', ask: 'What is bothering you?' },
+            { id: 'since', ask: 'Since when?' },
+            { id: 'pain', ask: 'On a scale from one to ten, how bad is the pain?' },
+          ],
+        },
+      },
+    };
+    const call = newCall(dental);
+    await call.reply('please note down my problem for the dentist');
+    await call.reply('a loose crown');
+    await call.reply('since friday');
+    expect(await call.reply('no since thursday')).toMatch(
+      /^Sorry about that, I changed it to since thursday\./,
+    );
+    expect(call.engine.conclude(call.history).structuredData?.['brief']).toMatchObject({
+      since: 'since thursday',
+    });
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * The understanding benchmark's spoken lines measure how the product generalises: none of
+ * them may be a sentence the language models were trained on, for the demo clinic or for
+ * the dental practice (a business created through the API).
+ */
+import { readFileSync } from 'node:fs';
+import type { AssistantDto, Intake, KnowledgeEntry } from '@talkbooth/protocol';
+import { describe, expect, it } from 'vitest';
+import { vocabularyFor } from '../../assistant/vocabulary.js';
+import { demoAssistant } from '../../reply/testing/conversation.js';
+import { expandVocabulary } from './expand.js';
+import { normalizeText } from './normalize.js';
+
+const FIXTURES = new URL('../../../../../bench/fixtures/understanding/', import.meta.url);
+const read = <T>(name: string) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8')) as T;
+
+interface Line {
+  text: string;
+}
+const paraphrases = read<{ lines: Line[]; urgent: Line[]; offTopic: string[] }>(
+  'dev-paraphrases.json',
+);
+const dental = read<{
+  knowledgeBase: KnowledgeEntry[];
+  intake: Intake;
+  lines: Line[];
+  offTopic: string[];
+  intakeAnswers: string[];
+  assistant: { endCallPhrases: string[] };
+}>('dental-practice.json');
+
+const dentalAssistant: AssistantDto = {
+  endCallPhrases: dental.assistant.endCallPhrases,
+  model: {
+    provider: 'local',
+    model: 'knowledge-base',
+    knowledge: dental.knowledgeBase,
+    intake: dental.intake,
+  },
+};
+
+const testLines = [
+  ...paraphrases.lines.map((l) => l.text),
+  ...paraphrases.urgent.map((l) => l.text),
+  ...paraphrases.offTopic,
+  ...dental.lines.map((l) => l.text),
+  ...dental.offTopic,
+  ...dental.intakeAnswers,
+].map(normalizeText);
+
+describe('the benchmark’s spoken lines stay out of the language models', () => {
+  it.each([
+    ['the demo clinic', demoAssistant],
+    ['the dental practice', dentalAssistant],
+  ])('no test line is a training sentence of %s', (_, assistant) => {
+    const corpus = expandVocabulary(vocabularyFor(assistant));
+    expect(corpus.size).toBeGreaterThan(1000);
+    expect(testLines.filter((line) => corpus.has(line))).toEqual([]);
+  });
+});
