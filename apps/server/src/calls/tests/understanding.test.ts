@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import dental from '../../../../../bench/fixtures/understanding/dental-practice.json' with { type: 'json' };
+import { spokenLine } from '../../test-support/speech-audio.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
+import {
+  BOOTH_OVERRIDES,
+  endedRecord,
+  startCall,
+  untilAssistantStops,
+} from '../../test-support/calls.js';
+
+// A real-time call of many seconds.
+vi.setConfig({ testTimeout: 120_000 });
+
+/**
+ * A business the product has never seen: the dental practice, created through the platform
+ * API as its developers would, then called over the web-call socket with eSpeak speech in
+ * real time. Its lines are not its knowledge base's wording.
+ */
+let server: TestServer;
+let assistantId: string;
+beforeAll(async () => {
+  server = await startTestServer();
+  const created = await server.client().assistant.create({
+    name: dental.assistant.name,
+    firstMessage: dental.assistant.firstMessage,
+    endCallMessage: dental.assistant.endCallMessage,
+    endCallPhrases: dental.assistant.endCallPhrases,
+    transcriber: { provider: 'pocketsphinx', model: 'en-us', language: 'en' },
+    model: {
+      provider: 'local',
+      model: 'knowledge-base',
+      knowledge: dental.knowledgeBase,
+      intake: dental.intake,
+    },
+    voice: { provider: 'espeak', voiceId: 'en-us' },
+  });
+  assistantId = created.id;
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const answerOf = (id: string) => dental.knowledgeBase.find((entry) => entry.id === id)!.answer;
+const opening = (text: string) => text.split(' ').slice(0, 5).join(' ');
+
+describe('a dental practice created through the platform API, called over the socket', () => {
+  it('answers a question in other words, an emergency, and an off-topic question honestly', async () => {
+    const { call, client } = await startCall(server, {
+      assistantId,
+      assistantOverrides: BOOTH_OVERRIDES,
+    });
+    await client.heard('you have reached Harbor Dental');
+    await untilAssistantStops(client, 0);
+    const turns = [
+      ['which days are you open', opening(answerOf('hours'))],
+      ['my cheek is really swollen and i can not swallow', opening(answerOf('emergency'))],
+      ['what is the best phone to buy', 'I am sorry, I do not know the answer to that.'],
+    ] as const;
+    for (const [line, expected] of turns) {
+      const from = client.messages.length;
+      await client.speak(await spokenLine(line));
+      const reply = await client.heard(expected, from, 20_000);
+      for (const entry of dental.knowledgeBase) {
+        if (!expected.startsWith(opening(entry.answer))) expect(reply).not.toContain(entry.answer);
+      }
+      await untilAssistantStops(client, from);
+    }
+    await client.close();
+    const record = await endedRecord(server, call.id);
+    const data = (record as { analysis?: { structuredData?: Record<string, unknown> } }).analysis
+      ?.structuredData;
+    expect(data).toMatchObject({ urgent: true, topics: ['hours', 'emergency'] });
+  });
+});
