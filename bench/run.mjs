@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench [-- --quick] [-- --only name,name]`: builds Talkbooth, runs every benchmark
 // against the real product on this machine, writes bench/results/<name>.json and rebuilds
-// BENCHMARKS.md from the latest result of each. `--quick` runs a small version of everything in about two
+// BENCHMARKS.md from the latest result of each. `--quick` runs a small version of everything in about five
 // minutes, as CI's smoke test: it fails only on errors, never on speed, and writes its
 // results to bench/results/quick/ so the committed full results stay as they are.
 import { execFileSync } from 'node:child_process';
@@ -113,9 +113,9 @@ function benchmarksMarkdown(records) {
     `- Machine: ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}`,
     '- Each section gives the date, commit and load average of its own run.',
     '',
-    'Repeat: `npm run bench` (everything, about 40 minutes) or `npm run bench -- --only latency,api-throughput`',
+    'Repeat: `npm run bench` (everything, about 70 minutes) or `npm run bench -- --only latency,api-throughput`',
     '(refreshes those sections);',
-    '`npm run bench -- --quick` runs a small version of everything in about two minutes (CI runs it).',
+    '`npm run bench -- --quick` runs a small version of everything in about five minutes (CI runs it).',
     '',
   ];
   for (const record of records) {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import websocket from '@fastify/websocket';
 import rateLimit from '@fastify/rate-limit';
+import { vocabularyFor } from '@talkbooth/voice';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -142,8 +143,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       now,
       guessLimit: options.guessLimit ?? DEFAULT_GUESS_LIMIT,
     });
+    const engines = new VoiceEngines(path.join(config.dataDir, 'models'), options.voice);
     await app.register(platformApi, {
       prefix: PLATFORM_PREFIX,
+      prepareAssistant: (assistant) => {
+        engines.prepare(vocabularyFor(assistant)).catch((error: unknown) => {
+          app.log.warn({ err: error }, 'could not prepare the language model of a saved assistant');
+        });
+      },
       db,
       keys,
       codeKey,
@@ -158,7 +165,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       lifecycle,
       publicUrl: config.publicUrl,
     });
-    const engines = new VoiceEngines(path.join(config.dataDir, 'models'), options.voice);
     const live = new LiveCalls();
     const drain = async () => {
       lifecycle.beginDraining();

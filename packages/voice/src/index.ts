@@ -8,3 +8,4 @@ export * from './assistant/effective-assistant.js';
 export * from './assistant/vocabulary.js';
 export * from './session/call-session.js';
 export type * from './session/types.js';
+export { Lexicon } from './language/lexicon.js';

@@ -1,3 +1,4 @@
+import type { AssistantDto } from '@talkbooth/protocol';
 import type { Kysely } from 'kysely';
 import type { CallAdmission } from '../calls/call-admission.js';
 import type { ServerLifecycle } from '../lifecycle.js';
@@ -28,6 +29,11 @@ export interface PlatformDeps {
   /** PUBLIC_URL, for the links handed out (webCallUrl). */
   publicUrl: string | undefined;
   now: () => Date;
+  /**
+   * Called with each assistant created or changed, to prepare what its calls will need
+   * (its language model) in the background. Errors are the callee's to report.
+   */
+  prepareAssistant?: (assistant: AssistantDto) => void;
 }
 
 /** How long the token in a webCallUrl may wait to be used. */

@@ -29,6 +29,7 @@ export const platformApi: FastifyPluginAsync<PlatformDeps> = async (app, options
     lifecycle: options.lifecycle,
     publicUrl: options.publicUrl,
     now: options.now,
+    ...(options.prepareAssistant ? { prepareAssistant: options.prepareAssistant } : {}),
   };
 
   await app.register(cors, {

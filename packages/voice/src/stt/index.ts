@@ -28,6 +28,7 @@ export {
 export {
   LANGUAGE_MODEL_BUILDER_VERSION,
   buildDomainModel,
+  buildDomainModelOffThread,
   domainModelHash,
   type DomainModel,
   type DomainModelOptions,

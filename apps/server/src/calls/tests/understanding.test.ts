@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import dental from '../../../../../bench/fixtures/understanding/dental-practice.json' with { type: 'json' };
 import { spokenLine } from '../../test-support/speech-audio.js';
@@ -44,7 +46,19 @@ afterAll(async () => {
 const answerOf = (id: string) => dental.knowledgeBase.find((entry) => entry.id === id)!.answer;
 const opening = (text: string) => text.split(' ').slice(0, 5).join(' ');
 
+/** Language models built in the server's model cache. */
+const builtModels = () => {
+  const dir = path.join(server.dataDir, 'models', 'language-models');
+  return existsSync(dir)
+    ? readdirSync(dir).filter((d) => existsSync(path.join(dir, d, 'domain.lm')))
+    : [];
+};
+
 describe('a dental practice created through the platform API, called over the socket', () => {
+  it('has its language model built in the background when it is saved, before any call', async () => {
+    await vi.waitFor(() => expect(builtModels()).toHaveLength(1), { timeout: 15_000 });
+  });
+
   it('answers a question in other words, an emergency, and an off-topic question honestly', async () => {
     const { call, client } = await startCall(server, {
       assistantId,

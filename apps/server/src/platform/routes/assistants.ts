@@ -21,13 +21,14 @@ const tags = ['Assistants'];
 
 /** `/assistant`: create, list, get, PATCH (merge), PUT (replace), delete. */
 export const assistantRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps) => {
-  const { assistants, now } = deps;
+  const { assistants, now, prepareAssistant } = deps;
 
   app.post(
     '/assistant',
     { schema: { tags, body: assistantDtoSchema, response: { 201: assistantSchema } } },
     async (request, reply) => {
       const created = await assistants.create(principalOf(request).orgId, request.body, now());
+      prepareAssistant?.(created.body);
       return reply.code(201).send(presentAssistant(created));
     },
   );
@@ -70,6 +71,7 @@ export const assistantRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, 
       if (!merged.success) throw validationProblem(merged.error.issues);
       const updated = await assistants.replace(orgId, stored.id, merged.data, now());
       if (updated === undefined) throw notFound('assistant', request.params.id);
+      prepareAssistant?.(updated.body);
       return presentAssistant(updated);
     },
   );
@@ -95,6 +97,7 @@ export const assistantRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, 
       ) as AssistantDto;
       const updated = await assistants.replace(orgId, stored.id, body, now());
       if (updated === undefined) throw notFound('assistant', request.params.id);
+      prepareAssistant?.(updated.body);
       return presentAssistant(updated);
     },
   );

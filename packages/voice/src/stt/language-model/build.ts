@@ -19,6 +19,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { DomainVocabulary } from '../types.js';
 import { formatArpa, trainKneserNey } from './arpa.js';
 import { formatDictionary, readDictionary } from './dictionary.js';
@@ -224,4 +226,39 @@ export function buildDomainModel(options: DomainModelOptions): DomainModel {
     buildMs: performance.now() - started,
     ...meta,
   };
+}
+
+/** The compiled worker (absent when running from TypeScript sources, as in unit tests). */
+const WORKER_FILE = fileURLToPath(new URL('./build-worker.js', import.meta.url));
+
+/**
+ * `buildDomainModel` without blocking the event loop: a cached model is a lookup here; a
+ * cold build runs on a worker thread. Builds in this thread when the worker cannot be used
+ * (running from sources, or with a lexicon other than the built one).
+ */
+export async function buildDomainModelOffThread(options: DomainModelOptions): Promise<DomainModel> {
+  const custom = options.lexicon !== undefined && options.lexicon !== null;
+  if (custom || !existsSync(WORKER_FILE)) return buildDomainModel(options);
+  const started = performance.now();
+  const hash = domainModelHash(options);
+  const dir = join(options.cacheDir, `domain-${hash}`);
+  const existing = readMeta(join(dir, 'meta.json'));
+  if (existing && existsSync(join(dir, 'domain.lm')) && existsSync(join(dir, 'domain.dict'))) {
+    return buildDomainModel(options);
+  }
+  const { lexicon, ...rest } = options;
+  const model = await new Promise<DomainModel>((resolve, reject) => {
+    const worker = new Worker(WORKER_FILE, {
+      workerData: { ...rest, withLexicon: lexicon !== null },
+    });
+    worker.once('message', (message: { ok: boolean; model?: DomainModel; message?: string }) => {
+      if (message.ok && message.model) resolve(message.model);
+      else reject(new Error(message.message ?? 'domain language model: the build failed'));
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`domain language model: the build worker exited ${code}`));
+    });
+  });
+  return { ...model, buildMs: performance.now() - started };
 }

@@ -30,7 +30,7 @@ import type {
   SpeechRecognizer,
 } from '../types.js';
 import type { Lexicon } from '../../language/lexicon.js';
-import { buildDomainModel, type DomainModel } from '../language-model/build.js';
+import { buildDomainModelOffThread, type DomainModel } from '../language-model/build.js';
 import {
   checkModel,
   DEFAULT_MODEL_DIR,
@@ -207,7 +207,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     const api = pocketsphinx();
     const files = checkModel(options.modelDir ?? DEFAULT_MODEL_DIR);
     const domainModel = options.vocabulary
-      ? buildDomainModel({
+      ? await buildDomainModelOffThread({
           vocabulary: options.vocabulary,
           cacheDir: options.cacheDir,
           ...(options.vocabularyVersion !== undefined
