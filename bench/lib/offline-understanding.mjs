@@ -36,9 +36,12 @@ async function evaluate(name, knowledge, intake, lines, speakers) {
     for (const line of lines) {
       const samples = await spoken(line.text, SPEAKERS[key]);
       const stream = recognizer.open();
+      const denoiser = process.env.DENOISE ? await voice.RnnoiseSuppressor.create() : null;
       for (let o = 0; o + voice.FRAME_SAMPLES <= samples.length; o += voice.FRAME_SAMPLES) {
-        stream.push(samples.subarray(o, o + voice.FRAME_SAMPLES));
+        const frame = samples.subarray(o, o + voice.FRAME_SAMPLES);
+        stream.push(denoiser ? denoiser.process(frame) : frame);
       }
+      denoiser?.dispose?.();
       const result = stream.finish();
       const engine = new voice.LocalReplyEngine({ assistant });
       const readings = [result.text, ...(result.alternatives ?? [])].filter((t) => t !== '');

@@ -45,8 +45,6 @@ const FUZZY_WEIGHT = 0.8;
 const MIN_MEANING_SIMILARITY = 0.3;
 /** Entry words one caller word may stand for ("schedule" → "book", "plan"…). */
 const MAX_MEANINGS = 3;
-/** A term at least this strong is the caller's own word (or a slip or close synonym of it). */
-const FIRM_WEIGHT = 0.8;
 /** The best entry's score over the next one's at which it is answered without a doubt. */
 const CLEAR_LEAD = 1.4;
 /** Below this lead the two entries are a close race: the caller is asked which one. */
@@ -82,7 +80,7 @@ export interface KnowledgeMatch {
   /** Whether a word of the query is in one of the entry's questions (not only its answer). */
   inQuestions: boolean;
   /**
-   * Whether a word the caller said is itself (or nearly, or a close synonym of) a word of the
+   * Whether a word the caller said is itself (or a near-miss spelling of) a word of the
    * entry's questions, rather than only related to one in meaning.
    */
   firmInQuestions: boolean;
@@ -109,6 +107,8 @@ export interface KnowledgeBaseOptions {
 /** An analysed query: term → weight, each word's terms, and the words nothing matched. */
 export interface AnalysedQuery {
   terms: Map<string, number>;
+  /** Terms the caller said themselves (or a near-miss spelling of), not only in meaning. */
+  firm: Set<string>;
   /** For each word that matched, the terms it stands for and their weights. */
   words: Map<string, number>[];
   unknown: string[];
@@ -179,6 +179,7 @@ export class KnowledgeBase {
     const ws = joinCompounds(words(text), (t) => this.index.has(t));
     const terms = new Map<string, number>();
     const perWord: Map<string, number>[] = [];
+    const firm = new Set<string>();
     const unknown: string[] = [];
     for (const w of ws) {
       if (STOP_WORDS.has(w)) continue;
@@ -186,10 +187,14 @@ export class KnowledgeBase {
       const mine = new Map<string, number>();
       if (this.index.has(term)) {
         mine.set(term, 1);
+        firm.add(term);
       } else {
         for (const meant of this.closestInMeaning(w)) mine.set(meant.term, meant.similarity);
         const near = this.nearest(term);
-        if (near !== undefined) mine.set(near, Math.max(mine.get(near) ?? 0, FUZZY_WEIGHT));
+        if (near !== undefined) {
+          mine.set(near, Math.max(mine.get(near) ?? 0, FUZZY_WEIGHT));
+          firm.add(near);
+        }
       }
       if (mine.size === 0) {
         if (!unknown.includes(term)) unknown.push(term);
@@ -198,12 +203,12 @@ export class KnowledgeBase {
       perWord.push(mine);
       for (const [t, weight] of mine) terms.set(t, Math.max(terms.get(t) ?? 0, weight));
     }
-    return { terms, words: perWord, unknown };
+    return { terms, firm, words: perWord, unknown };
   }
 
   /** All entries that share a term with the text, best first, with their confidence. */
   rank(text: string, filter?: (entry: KnowledgeEntry) => boolean): KnowledgeMatch[] {
-    const { terms, words: perWord, unknown } = this.analyse(text);
+    const { terms, firm: firmTerms, words: perWord, unknown } = this.analyse(text);
     if (terms.size === 0) return [];
     // Each word counts once in the reference, by its strongest reading, and in full: a word
     // that only means something close to an entry's word scores a share of what the word
@@ -217,9 +222,7 @@ export class KnowledgeBase {
       }
       reference += best;
     }
-    const firm = [...terms]
-      .filter(([term, weight]) => weight >= FIRM_WEIGHT && !WEAK_TERMS.has(term))
-      .map(([term]) => term);
+    const firm = [...firmTerms].filter((term) => !WEAK_TERMS.has(term));
     const hits = this.index.search(terms, filter && ((i) => filter(this.entryAt(i))));
     return hits.map((hit) => ({
       entry: this.entryAt(hit.id),
