@@ -1,6 +1,8 @@
 // Development aid, not a benchmark: the understanding sets decoded offline (synthesised
 // speech → the product's recogniser → a fresh local reply engine per line), much faster
-// than the real-time socket benchmark. `node bench/lib/offline-understanding.mjs [voices]`.
+// than the real-time socket benchmark. `node bench/lib/offline-understanding.mjs [voices]`
+// (en-us en-gb f3 slt kal; build first). DENOISE=1 puts RNNoise in front, as calls do;
+// NO_VARIANTS=1 builds the language model from the assistant's own phrases only.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
