@@ -52,6 +52,7 @@ function fixture(name) {
 
 const paraphrases = fixture('dev-paraphrases.json');
 const dental = fixture('dental-practice.json');
+const briefRequests = fixture('brief-requests.json');
 
 /** The dental practice in the platform's assistant fields, as a business would create it. */
 function dentalAssistant() {
@@ -203,6 +204,51 @@ function score(set, speaker, path, turns) {
   };
 }
 
+/**
+ * The brief asked for in other words, then its answers and "yes": whether it started, how
+ * many answers reached the call record, whether it was confirmed, and the answers' WER.
+ */
+async function briefRun(server, name, assistantId, request, answers, speaker) {
+  const call = await server.platform('POST', '/call/web', {
+    assistantId,
+    assistantOverrides: BOOTH_OVERRIDES,
+  });
+  const caller = await Caller.connect(call.webCallUrl);
+  const turns = [];
+  try {
+    await caller.untilAssistantStops(0);
+    for (const text of [request, ...answers, 'yes']) {
+      turns.push({ text, ...(await caller.turn(await spoken(text, speaker))) });
+    }
+  } finally {
+    await caller.hangUp();
+  }
+  let record;
+  for (let i = 0; i < 50; i++) {
+    record = await server.platform('GET', `/call/${call.id}`);
+    if (record.status === 'ended' && record.analysis) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const brief = record?.analysis?.structuredData?.brief ?? {};
+  let errors = 0;
+  let words = 0;
+  for (const t of turns.slice(1, 1 + answers.length)) {
+    const w = voice.wordErrors(t.text, t.heard);
+    errors += w.errors;
+    words += w.words;
+  }
+  return {
+    set: name,
+    speaker: speakerLabel(speaker),
+    started: /\?$/.test(turns[0]?.reply ?? '') && !/do you mean/i.test(turns[0]?.reply ?? ''),
+    recorded: Object.values(brief).filter((v) => typeof v === 'string' && v !== '').length,
+    questions: Object.keys(brief).length,
+    confirmed: record?.analysis?.structuredData?.confirmed === true,
+    answerWer: words === 0 ? null : errors / words,
+    heard: turns.map((t) => t.heard),
+  };
+}
+
 /** The booth: the paraphrases through Chromium, read back from the call record. */
 async function boothRun(server, set, speaker, log) {
   const lines = set.lines.map((l) => l.text);
@@ -258,16 +304,33 @@ export async function run({ quick, log }) {
         rows.push(row);
       });
     }
+    const briefs = [];
     if (!quick) {
+      const runs = [
+        ['demo clinic', server.assistantId, briefRequests.demo, devLines.intakeAnswers],
+        ['dental practice', dentalId, briefRequests.dental, dental.intakeAnswers],
+      ];
+      for (const [name, id, request, answers] of runs) {
+        const done = await Promise.all(
+          speakers.map((speaker) => briefRun(server, name, id, request, answers, speaker)),
+        );
+        for (const b of done) {
+          log(`brief, ${name}, ${b.speaker}: started ${b.started}, ${b.recorded}/${b.questions}`);
+          briefs.push(b);
+        }
+      }
       const para = sets({ quick })[0];
       for (const speaker of [ESPEAK_VOICES[0], ...festival.slice(0, 1)]) {
         rows.push(await boothRun(server, para, speaker, log));
       }
     }
     return {
-      summary: rows.map(({ misses: _misses, ...row }) => row),
-      markdown: markdown(rows, skipped),
-      details: rows,
+      summary: {
+        rows: rows.map(({ misses: _misses, ...row }) => row),
+        briefs: briefs.map(({ heard: _heard, ...b }) => b),
+      },
+      markdown: markdown(rows, briefs, skipped),
+      details: { rows, briefs },
     };
   } finally {
     await server.close();
@@ -275,7 +338,7 @@ export async function run({ quick, log }) {
   }
 }
 
-function markdown(rows, skipped) {
+function markdown(rows, briefs, skipped) {
   const ms = (v) => (v === null ? '–' : v.toFixed(0));
   const parts = [
     table(
@@ -307,6 +370,22 @@ function markdown(rows, skipped) {
       ]),
     ),
   ];
+  if (briefs.length > 0) {
+    parts.push(
+      'The brief, asked for in other words (bench/fixtures/understanding/brief-requests.json), then its answers and “yes”:',
+      table(
+        ['business', 'voice', 'brief started', 'answers in the record', 'confirmed', 'answers WER'],
+        briefs.map((b) => [
+          b.set,
+          b.speaker,
+          b.started ? 'yes' : 'no',
+          `${b.recorded} of ${b.questions}`,
+          b.confirmed ? 'yes' : 'no',
+          pct(b.answerWer),
+        ]),
+      ),
+    );
+  }
   if (skipped.length > 0) parts.push(skipped.map((s) => `Skipped: ${s}.`).join('\n'));
   const misses = rows.flatMap((r) =>
     r.misses.map(
