@@ -97,13 +97,15 @@ function sets({ quick }) {
     ...paraphrases.urgent.map((l) => ({ text: l.text, kind: 'urgent', expect: l.expect })),
     ...paraphrases.offTopic.map((text) => ({ text, kind: 'off-topic', expect: null })),
   ];
+  const kindOf = (knowledge, id) =>
+    knowledge.find((e) => e.id === id)?.urgent ? 'urgent' : 'paraphrase';
   const reference = devLines.lines
     .filter((l) => demoKb.some((e) => e.id === l.expect))
-    .map((l) => ({ text: l.text, kind: 'paraphrase', expect: l.expect }));
+    .map((l) => ({ text: l.text, kind: kindOf(demoKb, l.expect), expect: l.expect }));
   const dentalLines = [
     ...dental.lines.map((l) => ({
       text: l.text,
-      kind: dental.knowledgeBase.find((e) => e.id === l.expect)?.urgent ? 'urgent' : 'paraphrase',
+      kind: kindOf(dental.knowledgeBase, l.expect),
       expect: l.expect,
     })),
     ...dental.offTopic.map((text) => ({ text, kind: 'off-topic', expect: null })),
