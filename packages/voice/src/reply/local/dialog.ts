@@ -256,7 +256,9 @@ export class Dialog {
         return say(`Which one: ${shortTopicOf(first)}, or ${shortTopicOf(second)}?`);
       }
     } else {
-      if (answer === 'yes' || ws.some((w) => FIRST_CHOICE.has(w))) return this.answer(first);
+      if (answer === 'yes' || (answer !== 'no' && ws.some((w) => FIRST_CHOICE.has(w)))) {
+        return this.answer(first);
+      }
     }
     if (answer === 'no' && this.kb.retrieve(n).kind === 'none') {
       return say('Sorry about that. Could you ask it in other words?');

@@ -63,6 +63,16 @@ describe('a dialogue that copes with doubt', () => {
     expect(await call.reply('no')).toBe('Sorry about that. Could you ask it in other words?');
   });
 
+  it('does not take "no, not that one" for a yes', async () => {
+    const call = newCall();
+    expect(await call.reply('is the doctor nice')).toMatch(
+      /^Sorry, I am not sure I understood\. Do you mean/,
+    );
+    expect(await call.reply('no not that one')).toBe(
+      'Sorry about that. Could you ask it in other words?',
+    );
+  });
+
   it('answers off-topic questions honestly, with what it can help with', async () => {
     const call = newCall();
     const reply = await call.reply('how tall is mount everest');
