@@ -237,10 +237,14 @@ export class KnowledgeBase {
     }));
   }
 
-  /** The best urgent entry at or above the urgent threshold, if any. */
+  /**
+   * The best urgent entry at or above the urgent threshold, if any, on a word of its own:
+   * related words alone ("bone" for "tooth") do not raise an alarm (the emergency phrases
+   * catch what callers say in other words).
+   */
   urgent(text: string): KnowledgeMatch | undefined {
     const best = this.rank(text, (e) => e.urgent === true)[0];
-    return best && best.confidence >= this.thresholds.urgent ? best : undefined;
+    return best && best.firm && best.confidence >= this.thresholds.urgent ? best : undefined;
   }
 
   /**

@@ -2,6 +2,7 @@
  * The local engine on callers' own words. Every line here is our own; the spoken test lines
  * of bench/fixtures/understanding are kept for the understanding benchmark.
  */
+import { readFileSync } from 'node:fs';
 import type { AssistantDto, KnowledgeEntry } from '@talkbooth/protocol';
 import { describe, expect, it } from 'vitest';
 import { Call, demo, demoAnswer, demoAssistant } from '../testing/conversation.js';
@@ -107,6 +108,22 @@ describe('emergencies in the caller’s own words', () => {
       ).toBeUndefined();
     }
     expect(detector.detect('do you take blood tests')).toBeUndefined();
+  });
+
+  it('raises no alarm on a word only related to the urgent entry’s', () => {
+    // The dental practice's urgent entry is about a knocked-out tooth; "bone" is a hypernym.
+    const dental = JSON.parse(
+      readFileSync(
+        new URL(
+          '../../../../../bench/fixtures/understanding/dental-practice.json',
+          import.meta.url,
+        ),
+        'utf8',
+      ),
+    ) as { knowledgeBase: KnowledgeEntry[] };
+    const dentalKb = new KnowledgeBase(dental.knowledgeBase);
+    expect(dentalKb.urgent('is my bone ok')).toBeUndefined();
+    expect(dentalKb.urgent('i think i knocked my tooth out')?.entry.id).toBe('emergency');
   });
 
   it('answers with the urgent entry, and flags the call', async () => {
