@@ -31,7 +31,7 @@ export const about =
   'every line is synthesised at run time (eSpeak NG voices and Debian’s festival voices) over ' +
   'a −55 dBFS noise floor and sent through the real call socket in real time; the demo ' +
   'clinic’s own questions are the reference row. A reply is right when it holds the expected ' +
-  'entry’s answer; a clarifying question is counted apart, not as right. “Fact to off-topic” ' +
+  'entry’s answer; a clarifying question is counted apart, not as right. “Off-topic given a fact” ' +
   'counts off-topic lines answered with any knowledge-base answer; “false alarms” counts ' +
   'ordinary lines answered with the urgent entry. The booth rows send the same paraphrases ' +
   'through Chromium’s fake microphone, its capture processing and the page’s worklet. The ' +
