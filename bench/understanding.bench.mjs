@@ -146,6 +146,18 @@ function judge(set, line, reply) {
   };
 }
 
+/** WER of what was heard against what was said, over turns; null without words. */
+function wordErrorRate(turns) {
+  let errors = 0;
+  let words = 0;
+  for (const t of turns) {
+    const w = voice.wordErrors(t.text, t.heard);
+    errors += w.errors;
+    words += w.words;
+  }
+  return words === 0 ? null : errors / words;
+}
+
 async function talk(server, assistantId, speaker, lines) {
   const call = await server.platform('POST', '/call/web', {
     assistantId,
@@ -171,13 +183,6 @@ function score(set, speaker, path, turns) {
   const share = (items, test) =>
     items.length === 0 ? null : items.filter(test).length / items.length;
   const ordinary = judged.filter((t) => t.kind !== 'urgent');
-  let errors = 0;
-  let words = 0;
-  for (const t of judged) {
-    const w = voice.wordErrors(t.text, t.heard);
-    errors += w.errors;
-    words += w.words;
-  }
   const latencies = judged.map((t) => t.voiceToVoiceMs).filter((v) => v !== null);
   return {
     set: set.name,
@@ -191,7 +196,7 @@ function score(set, speaker, path, turns) {
     offTopicWithFact: of('off-topic').filter((t) => t.answered.length > 0).length,
     offTopicLines: of('off-topic').length,
     clarifying: judged.filter((t) => t.clarified).length,
-    wer: words === 0 ? null : errors / words,
+    wer: wordErrorRate(judged),
     p50: latencies.length === 0 ? null : quantile(latencies, 0.5),
     p95: latencies.length === 0 ? null : quantile(latencies, 0.95),
     misses: judged
@@ -211,34 +216,15 @@ function score(set, speaker, path, turns) {
  * many answers reached the call record, whether it was confirmed, and the answers' WER.
  */
 async function briefRun(server, name, assistantId, request, answers, speaker) {
-  const call = await server.platform('POST', '/call/web', {
-    assistantId,
-    assistantOverrides: BOOTH_OVERRIDES,
-  });
-  const caller = await Caller.connect(call.webCallUrl);
-  const turns = [];
-  try {
-    await caller.untilAssistantStops(0);
-    for (const text of [request, ...answers, 'yes']) {
-      turns.push({ text, ...(await caller.turn(await spoken(text, speaker))) });
-    }
-  } finally {
-    await caller.hangUp();
-  }
+  const lines = [request, ...answers, 'yes'].map((text) => ({ text }));
+  const { turns, callId } = await talk(server, assistantId, speaker, lines);
   let record;
   for (let i = 0; i < 50; i++) {
-    record = await server.platform('GET', `/call/${call.id}`);
+    record = await server.platform('GET', `/call/${callId}`);
     if (record.status === 'ended' && record.analysis) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const brief = record?.analysis?.structuredData?.brief ?? {};
-  let errors = 0;
-  let words = 0;
-  for (const t of turns.slice(1, 1 + answers.length)) {
-    const w = voice.wordErrors(t.text, t.heard);
-    errors += w.errors;
-    words += w.words;
-  }
   return {
     set: name,
     speaker: speakerLabel(speaker),
@@ -246,7 +232,7 @@ async function briefRun(server, name, assistantId, request, answers, speaker) {
     recorded: Object.values(brief).filter((v) => typeof v === 'string' && v !== '').length,
     questions: Object.keys(brief).length,
     confirmed: record?.analysis?.structuredData?.confirmed === true,
-    answerWer: words === 0 ? null : errors / words,
+    answerWer: wordErrorRate(turns.slice(1, 1 + answers.length)),
     heard: turns.map((t) => t.heard),
   };
 }
