@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { converse, conversationScript } from './lib/conversation.mjs';
 import { table } from './lib/markdown.mjs';
-import { disposeSpeech, spoken, voice, VOICES } from './lib/speech.mjs';
+import { disposeSpeech, spoken, voice, VOICES, wordErrorRate } from './lib/speech.mjs';
 import { startTalkServer } from './lib/talk-server.mjs';
 
 export const title = 'Recognition quality';
@@ -37,8 +37,8 @@ export async function run({ quick, log }) {
       );
       rows.push({
         speaker,
-        devWer: wer(devTurns),
-        answerWer: answerTurns.length === 0 ? null : wer(answerTurns),
+        devWer: wordErrorRate(devTurns),
+        answerWer: answerTurns.length === 0 ? null : wordErrorRate(answerTurns),
         stockWer: reference,
         accuracy: devTurns.filter((t) => t.correct).length / devTurns.length,
         briefConfirmed: record.analysis?.structuredData?.confirmed ?? null,
@@ -94,17 +94,6 @@ export async function run({ quick, log }) {
     await server.close();
     await disposeSpeech();
   }
-}
-
-function wer(turns) {
-  let errors = 0;
-  let words = 0;
-  for (const turn of turns) {
-    const result = voice.wordErrors(turn.said, turn.heard);
-    errors += result.errors;
-    words += result.words;
-  }
-  return words === 0 ? null : errors / words;
 }
 
 /** WER of stock pocketsphinx (general model, no domain model) on `lines` in `speaker`'s voice. */

@@ -17,7 +17,7 @@ import {
   festivalProblem,
   speakerLabel,
   spoken,
-  voice,
+  wordErrorRate,
 } from './lib/speech.mjs';
 import { quantile } from './lib/stats.mjs';
 import { BOOTH_OVERRIDES, startTalkServer } from './lib/talk-server.mjs';
@@ -147,16 +147,7 @@ function judge(set, line, reply) {
 }
 
 /** WER of what was heard against what was said, over turns; null without words. */
-function wordErrorRate(turns) {
-  let errors = 0;
-  let words = 0;
-  for (const t of turns) {
-    const w = voice.wordErrors(t.text, t.heard);
-    errors += w.errors;
-    words += w.words;
-  }
-  return words === 0 ? null : errors / words;
-}
+const turnWer = (turns) => wordErrorRate(turns.map((t) => ({ said: t.text, heard: t.heard })));
 
 async function talk(server, assistantId, speaker, lines) {
   const call = await server.platform('POST', '/call/web', {
@@ -196,7 +187,7 @@ function score(set, speaker, path, turns) {
     offTopicWithFact: of('off-topic').filter((t) => t.answered.length > 0).length,
     offTopicLines: of('off-topic').length,
     clarifying: judged.filter((t) => t.clarified).length,
-    wer: wordErrorRate(judged),
+    wer: turnWer(judged),
     p50: latencies.length === 0 ? null : quantile(latencies, 0.5),
     p95: latencies.length === 0 ? null : quantile(latencies, 0.95),
     misses: judged
@@ -232,7 +223,7 @@ async function briefRun(server, name, assistantId, request, answers, speaker) {
     recorded: Object.values(brief).filter((v) => typeof v === 'string' && v !== '').length,
     questions: Object.keys(brief).length,
     confirmed: record?.analysis?.structuredData?.confirmed === true,
-    answerWer: wordErrorRate(turns.slice(1, 1 + answers.length)),
+    answerWer: turnWer(turns.slice(1, 1 + answers.length)),
     heard: turns.map((t) => t.heard),
   };
 }

@@ -85,6 +85,18 @@ export async function disposeSpeech() {
   synthesizer = null;
 }
 
+/** Word error rate over `{ said, heard }` pairs; null when nothing was said. */
+export function wordErrorRate(pairs) {
+  let errors = 0;
+  let words = 0;
+  for (const { said, heard } of pairs) {
+    const result = voice.wordErrors(said, heard);
+    errors += result.errors;
+    words += result.words;
+  }
+  return words === 0 ? null : errors / words;
+}
+
 /** The opening words of the reply each dev line expects (a knowledge-base entry, the intake, goodbye). */
 export function expectedReply(expect) {
   const opening = (text) => text.toLowerCase().split(' ').slice(0, 4).join(' ');
