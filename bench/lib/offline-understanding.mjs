@@ -3,6 +3,7 @@
 // than the real-time socket benchmark. `node bench/lib/offline-understanding.mjs [voices]`
 // (en-us en-gb f3 slt kal; build first). DENOISE=1 puts RNNoise in front, as calls do;
 // NO_VARIANTS=1 builds the language model from the assistant's own phrases only.
+// CARRY=1 uses pocketsphinx's own live adaptation instead of the product's per-call one.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,15 +30,18 @@ async function evaluate(name, knowledge, intake, lines, speakers) {
     vocabulary: voice.vocabularyFor(assistant),
     cacheDir,
     ...(process.env.NO_VARIANTS ? { lexicon: null } : {}),
+    ...(process.env.CARRY ? { adaptation: 'carry' } : {}),
   });
   for (const key of speakers) {
     const tally = { paraphrase: [0, 0], urgent: [0, 0], 'off-topic': [0, 0] };
     let right = 0;
     let errors = 0;
     let words = 0;
+    // One call per voice: each line hands the recogniser's channel estimate to the next.
+    let channel;
     for (const line of lines) {
       const samples = await spoken(line.text, SPEAKERS[key]);
-      const stream = recognizer.open();
+      const stream = recognizer.open(channel ? { channel } : {});
       const denoiser = process.env.DENOISE ? await voice.RnnoiseSuppressor.create() : null;
       for (let o = 0; o + voice.FRAME_SAMPLES <= samples.length; o += voice.FRAME_SAMPLES) {
         const frame = samples.subarray(o, o + voice.FRAME_SAMPLES);
@@ -45,6 +49,7 @@ async function evaluate(name, knowledge, intake, lines, speakers) {
       }
       denoiser?.dispose?.();
       const result = stream.finish();
+      channel = result.channel ?? channel;
       const engine = new voice.LocalReplyEngine({ assistant });
       const readings = [result.text, ...(result.alternatives ?? [])].filter((t) => t !== '');
       const heard = readings[readings.length > 1 ? engine.choose(readings, []) : 0] ?? '';

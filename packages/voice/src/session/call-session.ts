@@ -3,7 +3,7 @@ import { FRAME_MS } from '../audio/format.js';
 import type { NoiseSuppressor } from '../denoise/types.js';
 import { SentenceChunker } from '../reply/sentences.js';
 import type { ChatMessage, ReplyEngine } from '../reply/types.js';
-import type { RecognitionStream, SpeechRecognizer } from '../stt/types.js';
+import type { ChannelEstimate, RecognitionStream, SpeechRecognizer } from '../stt/types.js';
 import type { SpeechSynthesizer } from '../tts/types.js';
 import type { VoiceActivityDetector } from '../vad/types.js';
 import { AudioOutput } from './audio-output.js';
@@ -82,6 +82,8 @@ export class CallSession {
   private reply: ReplyEngine;
   private stream: RecognitionStream | null = null;
   private lastPartial = '';
+  /** What the recogniser learned of this caller's channel, for their next utterance. */
+  private channel: ChannelEstimate | undefined;
   private framesInTurn = 0;
   private current: ReplyTurn | null = null;
   /** A reply waiting for the interrupt word count before it is cut off. */
@@ -243,7 +245,7 @@ export class CallSession {
 
   private beginCallerTurn(frames: Int16Array[]): void {
     this.lastActivity = now();
-    this.stream = this.stages.recognizer.open();
+    this.stream = this.stages.recognizer.open(this.channel ? { channel: this.channel } : {});
     for (const frame of frames) this.stream.push(frame);
     this.lastPartial = '';
     this.framesInTurn = frames.length;
@@ -288,6 +290,7 @@ export class CallSession {
     const endpointAt = now();
     const result = stream.finish();
     const recognitionMs = now() - endpointAt;
+    if (result.channel) this.channel = result.channel;
     const readings = [result.text, ...(result.alternatives ?? [])]
       .map((t) => t.trim())
       .filter((t) => t !== '');

@@ -1,6 +1,8 @@
 /** Speech recognition: pocketsphinx with an assistant's domain language model and a general fallback. */
 export type {
+  ChannelEstimate,
   DomainVocabulary,
+  RecognitionOptions,
   RecognitionResult,
   RecognitionStream,
   SpeechRecognizer,
@@ -9,6 +11,7 @@ export {
   PocketsphinxRecognizer,
   DEFAULT_IDLE_TRIM_MS,
   domainConfidence,
+  type Adaptation,
   type DetailedRecognitionResult,
   type GeneralFallback,
   type PocketsphinxRecognitionStream,

@@ -13,6 +13,27 @@ export interface RecognitionResult {
    * one of them better (see `ReplyEngine.choose`).
    */
   alternatives?: string[];
+  /**
+   * What the recogniser learned about the caller's channel (microphone, level, voice)
+   * from this utterance, to hand to the next `open()` of the same call.
+   */
+  channel?: ChannelEstimate;
+}
+
+/**
+ * A recogniser's estimate of a caller's channel, opaque to everyone else. It belongs to
+ * one call: passed from an utterance's result to the call's next `open()`, never to
+ * another call, so what one caller sounded like never shapes how another is heard.
+ */
+export interface ChannelEstimate {
+  /** The recogniser that made it (another ignores it). */
+  readonly provider: string;
+  readonly values: readonly number[];
+}
+
+export interface RecognitionOptions {
+  /** The channel estimate of the call's previous utterance, if any. */
+  channel?: ChannelEstimate;
 }
 
 export interface RecognitionStream {
@@ -29,7 +50,8 @@ export interface RecognitionStream {
 export interface SpeechRecognizer {
   /** The provider that actually runs, for the call record (e.g. `pocketsphinx`). */
   readonly provider: string;
-  open(): RecognitionStream;
+  /** Opens one utterance; the same audio with the same options gives the same words. */
+  open(options?: RecognitionOptions): RecognitionStream;
   /**
    * Optional: readies what one more live call will need (pocketsphinx: a decoder pair,
    * made off the event loop) so its first `open()` does not make it on the spot. Answers

@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import koffi, { type LibraryHandle } from 'koffi';
+import { bindFrontEnd, bindStreamState } from './cepstral-mean.js';
 
 /** A C pointer as koffi 3 hands it out. */
 export type Pointer = bigint;
@@ -91,6 +92,26 @@ export interface PocketsphinxApi {
   segments(ps: Pointer): Segment[];
   /** exp of a log-domain value of this decoder's logmath (e.g. a posterior → probability). */
   logToLinear(ps: Pointer, logValue: number): number;
+  /**
+   * The decoder's cepstral-mean normalisation state, which adapts to the audio it hears
+   * and carries from one utterance to the next: a copy of the current means, or null when
+   * this build of the library does not expose it.
+   */
+  cepstralMean(ps: Pointer): Float32Array | null;
+  /**
+   * Starts a new stream with the given cepstral means and fresh noise statistics, so an
+   * utterance is heard the same whatever the decoder heard before. False when this build
+   * cannot.
+   */
+  restoreStreamState(ps: Pointer, mean: Float32Array): boolean;
+  /**
+   * A feature front end configured as the decoder of `config` is (after `init`), to
+   * measure audio apart from any decoder; null when this build cannot.
+   */
+  frontEnd(config: Pointer): Pointer | null;
+  freeFrontEnd(fe: Pointer): void;
+  /** The mean cepstrum of `samples` (16 kHz), from a fresh front-end stream; null if none. */
+  meanCepstrum(fe: Pointer, samples: Int16Array): Float32Array | null;
 }
 
 export interface Segment {
@@ -199,6 +220,8 @@ function bind(): PocketsphinxApi {
     ps,
     'int32_t ps_seg_prob(ps_seg_t *seg, _Out_ int32_t *out_ascr, _Out_ int32_t *out_lscr, _Out_ int32_t *out_lback)',
   );
+  const streamState = bindStreamState(ps, sb);
+  const frontEnd = bindFrontEnd(sb);
 
   return {
     parseConfig: (argv) => cmdLnParseR(null, psArgs(), argv.length, [...argv], 1) as Pointer | null,
@@ -264,6 +287,11 @@ function bind(): PocketsphinxApi {
       return out;
     },
     logToLinear: (p, logValue) => logmathExp(psGetLogmath(p), logValue) as number,
+    cepstralMean: (p) => streamState?.get(p) ?? null,
+    restoreStreamState: (p, mean) => streamState?.restore(p, mean) ?? false,
+    frontEnd: (config) => frontEnd?.create(config) ?? null,
+    freeFrontEnd: (fe) => frontEnd?.free(fe),
+    meanCepstrum: (fe, samples) => frontEnd?.mean(fe, samples) ?? null,
   };
 }
 

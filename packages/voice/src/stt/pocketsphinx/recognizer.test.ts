@@ -13,9 +13,14 @@ import {
   TEST_VOICES,
   type Voice,
 } from '../testing/speech.js';
-import type { DomainVocabulary } from '../types.js';
+import type { ChannelEstimate, DomainVocabulary } from '../types.js';
 import { corpusWordErrorRate } from '../wer.js';
-import { PocketsphinxUnavailableError, pocketsphinxAvailable } from './native.js';
+import {
+  checkModel,
+  pocketsphinx,
+  PocketsphinxUnavailableError,
+  pocketsphinxAvailable,
+} from './native.js';
 import { PocketsphinxRecognizer, type DetailedRecognitionResult } from './recognizer.js';
 
 // The product's spoken test lines.
@@ -334,6 +339,76 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     }
     expect(a.finish().text).toBe(items[ia]?.text);
     expect(b.finish().text).toBe(items[ib]?.text);
+  });
+
+  it("hears a call's utterances the same whatever the decoders heard before (another caller)", () => {
+    // Loud, clipped audio shifts the cepstral means a decoder adapts to; a call after it
+    // must still hear its utterances exactly as before.
+    const loud = (frames: Int16Array[]): Int16Array[] =>
+      frames.map((f) => f.map((v) => Math.max(-32768, Math.min(32767, v * 12))));
+    const lines = [...indexes('intake'), ...indexes('off', TEST_VOICES[0])];
+    const call = (): DetailedRecognitionResult[] => {
+      let channel: ChannelEstimate | undefined;
+      return lines.map((i) => {
+        const stream = recognizer.open(channel ? { channel } : {});
+        for (const f of audio[i] as Int16Array[]) stream.push(f);
+        const result = stream.finish();
+        channel = result.channel;
+        return { ...result, finishMs: 0 };
+      });
+    };
+    const first = call();
+    for (const i of indexes('dev', TEST_VOICES[1]).slice(0, 3))
+      recognize(loud(audio[i] as Int16Array[]));
+    expect(call()).toEqual(first);
+    // Each result hands on an estimate of the channel, which the next utterance starts from.
+    for (const r of first) {
+      expect(r.channel?.provider).toBe('pocketsphinx-cmn');
+      expect(r.channel?.values).toHaveLength(13);
+    }
+    const alone = recognize(audio[lines[1] as number] as Int16Array[]).result;
+    expect(alone.channel?.values).not.toEqual(first[1]?.channel?.values);
+  });
+
+  it("measures an utterance's mean cepstrum as the decoder's own front end does, and sets it", () => {
+    const api = pocketsphinx();
+    const files = checkModel();
+    const config = api.parseConfig([
+      '-hmm',
+      files.acousticModel,
+      '-lm',
+      files.generalLm,
+      '-dict',
+      files.dictionary,
+    ]);
+    if (config === null) throw new Error('bad configuration');
+    const ps = api.init(config);
+    const fe = ps === null ? null : api.frontEnd(config);
+    try {
+      expect(ps).not.toBeNull();
+      expect(fe).not.toBeNull();
+      const decoder = ps as bigint;
+      const fresh = api.cepstralMean(decoder) as Float32Array;
+      expect(fresh).toHaveLength(13);
+      // A fresh decoder's live mean becomes the mean of its first utterance.
+      const frames = audio[indexes('dev', TEST_VOICES[0])[0] as number] as Int16Array[];
+      const samples = new Int16Array(frames.length * 320);
+      frames.forEach((f, k) => samples.set(f, k * 320));
+      const measured = api.meanCepstrum(fe as bigint, samples) as Float32Array;
+      expect(api.meanCepstrum(fe as bigint, samples)).toEqual(measured);
+      api.startUtt(decoder);
+      api.processRaw(decoder, samples, false);
+      api.endUtt(decoder);
+      const adapted = api.cepstralMean(decoder) as Float32Array;
+      expect(Math.abs((adapted[0] as number) - (fresh[0] as number))).toBeGreaterThan(1);
+      for (let k = 0; k < 13; k++) expect(measured[k]).toBeCloseTo(adapted[k] as number, 1);
+      expect(api.restoreStreamState(decoder, fresh)).toBe(true);
+      expect(api.cepstralMean(decoder)).toEqual(fresh);
+    } finally {
+      if (fe !== null) api.freeFrontEnd(fe);
+      if (ps !== null) api.free(ps);
+      api.freeConfig(config);
+    }
   });
 
   it('answers an empty result for no audio', () => {

@@ -21,10 +21,12 @@
  * A decoder is not thread-safe and serves one utterance at a time: the recogniser keeps a
  * pool of decoder pairs, one per concurrently open stream; a finished or cancelled stream
  * gives its pair back for the next `open()`, so a call's successive utterances reuse one
- * pair (which also keeps the cepstral-mean adaptation to that caller).
+ * pair. What a pair heard before does not change what it hears next (see `Adaptation`).
  */
 import type {
+  ChannelEstimate,
   DomainVocabulary,
+  RecognitionOptions,
   RecognitionResult,
   RecognitionStream,
   SpeechRecognizer,
@@ -43,6 +45,24 @@ import {
 
 export type GeneralFallback = 'on-doubt' | 'parallel' | 'at-finish' | 'off';
 
+/**
+ * Cepstral-mean normalisation takes out the channel (microphone, level, voice) before the
+ * acoustic model scores a frame. The model's default mean is far from what real audio
+ * gives, so the mean must adapt.
+ * - `call` (default): the first utterance of a call is normalised by the mean of its own
+ *   first second (decoding starts once that second is in, then catches up); each later
+ *   one starts from the running mean of the call's earlier utterances, passed along as
+ *   the result's `channel` and `open({ channel })`. Noise statistics start fresh each
+ *   time. The same call audio gives the same words, whatever the decoder heard before,
+ *   and one caller never shapes how the next is heard.
+ * - `carry`: pocketsphinx's own live mode: the mean of whatever the decoder heard last,
+ *   which may be another caller; a new decoder starts from the model's default.
+ */
+export type Adaptation = 'call' | 'carry';
+
+/** `ChannelEstimate.provider` of this recogniser's cepstral means. */
+const CHANNEL_PROVIDER = 'pocketsphinx-cmn';
+
 export interface PocketsphinxRecognizerOptions {
   /** The assistant's vocabulary; without it only the general model runs. */
   vocabulary?: DomainVocabulary;
@@ -60,6 +80,11 @@ export interface PocketsphinxRecognizerOptions {
   generalFallback?: GeneralFallback;
   /** Domain answers below this confidence (0–1) go to the general model. Default 0.65. */
   minDomainConfidence?: number;
+  /**
+   * What the decoders' cepstral-mean normalisation adapts to (see `Adaptation`). Default
+   * `utterance`.
+   */
+  adaptation?: Adaptation;
   /** Decoder pairs made up front (more are made on demand). Default 1. */
   decoders?: number;
   /**
@@ -102,6 +127,11 @@ const DOUBT_CHECK_FRAMES = 10;
 const DOUBT_MIN_WORDS = 2;
 /** Buffered frames the general decoder may catch up per pushed frame (≤ 3 frames per push). */
 const CATCH_UP_FRAMES = 2;
+/**
+ * Audio measured for an utterance's cepstral mean before decoding starts (1 s): enough
+ * speech for a stable mean; the decoders catch up on it in a few tens of milliseconds.
+ */
+const WARM_UP_FRAMES = 50;
 /** Longest utterance kept for the general fallback (60 s). */
 const MAX_BUFFERED_FRAMES = 3000;
 
@@ -120,6 +150,8 @@ interface Decoder {
 interface DecoderPair {
   domain?: Decoder;
   general: Decoder;
+  /** A front end like the decoders', to measure an utterance's mean (null: cannot). */
+  frontEnd: Pointer | null;
 }
 
 function isWord(w: string): boolean {
@@ -169,6 +201,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
   readonly #api: PocketsphinxApi;
   readonly #files: ModelFiles;
   readonly #minConfidence: number;
+  readonly #adaptation: Adaptation;
   readonly #idle: DecoderPair[] = [];
   readonly #busy = new Set<DecoderPair>();
   readonly #streams = new Set<Stream>();
@@ -193,6 +226,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     this.domainModel = domainModel;
     this.fallback = domainModel ? (options.generalFallback ?? 'on-doubt') : 'parallel';
     this.#minConfidence = options.minDomainConfidence ?? 0.65;
+    this.#adaptation = options.adaptation ?? 'call';
     this.#idleTrimMs = options.idleTrimMs ?? DEFAULT_IDLE_TRIM_MS;
     this.#idle.push(...pairs);
     this.decoderInitMs = initMs;
@@ -244,21 +278,28 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     return this.#idle.length + this.#busy.size;
   }
 
-  open(): PocketsphinxRecognitionStream {
+  open(options: RecognitionOptions = {}): PocketsphinxRecognitionStream {
     if (this.#disposed) throw new Error('PocketsphinxRecognizer: open() after dispose()');
     // Making a pair here blocks for 0.3–0.7 s (the general model): rare, as pairs are made
     // ahead (a spare, and one per reserved call).
     const pair = this.#idle.pop() ?? makePair(this.#api, this.#files, this.domainModel);
     this.#busy.add(pair);
-    const stream = new Stream(this.#api, pair, this.fallback, this.#minConfidence, (s) => {
-      this.#streams.delete(s);
-      this.#busy.delete(pair);
-      if (this.#disposed) freePair(this.#api, pair);
-      else {
-        this.#idle.push(pair);
-        this.#scheduleTrim();
-      }
-    });
+    const stream = new Stream(
+      this.#api,
+      pair,
+      this.fallback,
+      this.#minConfidence,
+      this.#adaptation === 'call' ? startingMean(options.channel) : null,
+      (s) => {
+        this.#streams.delete(s);
+        this.#busy.delete(pair);
+        if (this.#disposed) freePair(this.#api, pair);
+        else {
+          this.#idle.push(pair);
+          this.#scheduleTrim();
+        }
+      },
+    );
     this.#streams.add(stream);
     this.#topUp();
     return stream;
@@ -399,7 +440,8 @@ async function makePairAsync(
     if (d.status === 'fulfilled' && d.value) freeDecoder(api, d.value);
     throw g.status === 'rejected' ? g.reason : (d as PromiseRejectedResult).reason;
   }
-  return d.value ? { general: g.value, domain: d.value } : { general: g.value };
+  const frontEnd = api.frontEnd(g.value.config);
+  return d.value ? { general: g.value, domain: d.value, frontEnd } : { general: g.value, frontEnd };
 }
 
 function makePair(
@@ -412,13 +454,16 @@ function makePair(
     argv(files, files.generalLm, files.dictionary, GENERAL_FLAGS),
     'general',
   );
-  if (!domain) return { general };
+  const frontEnd = api.frontEnd(general.config);
+  if (!domain) return { general, frontEnd };
   try {
     return {
       general,
+      frontEnd,
       domain: makeDecoder(api, argv(files, domain.lmPath, domain.dictPath, DOMAIN_FLAGS), 'domain'),
     };
   } catch (err) {
+    if (frontEnd !== null) api.freeFrontEnd(frontEnd);
     freeDecoder(api, general);
     throw err;
   }
@@ -430,6 +475,7 @@ function freeDecoder(api: PocketsphinxApi, d: Decoder): void {
 }
 
 function freePair(api: PocketsphinxApi, p: DecoderPair): void {
+  if (p.frontEnd !== null) api.freeFrontEnd(p.frontEnd);
   if (p.domain) freeDecoder(api, p.domain);
   freeDecoder(api, p.general);
 }
@@ -440,9 +486,20 @@ class Stream implements PocketsphinxRecognitionStream {
   readonly #fallback: GeneralFallback;
   readonly #minConfidence: number;
   readonly #release: (s: Stream) => void;
+  /**
+   * Frames held back until the utterance's mean is known (`utterance` adaptation); null
+   * once decoding has begun.
+   */
+  #warmUp: Int16Array[] | null;
+  /** The mean the decoders start from (null: they keep their own). */
+  #mean: Float32Array | null = null;
+  /** Whether results carry a channel estimate (`call` adaptation). */
+  readonly #adapting: boolean;
   /** Frames of this utterance (up to 60 s), for a general decoder that starts late. */
   readonly #frames: Int16Array[] = [];
   #pushed = 0;
+  /** Frames the domain (or only) decoder has been given. */
+  #decoded = 0;
   /** Frames the general decoder has been given. */
   #generalFed = 0;
   #generalStarted = false;
@@ -458,6 +515,8 @@ class Stream implements PocketsphinxRecognitionStream {
     pair: DecoderPair,
     fallback: GeneralFallback,
     minConfidence: number,
+    /** The call's running mean (`call` adaptation), `'measure'` for a first utterance, null for `carry`. */
+    start: Float32Array | 'measure' | null,
     release: (s: Stream) => void,
   ) {
     this.#api = api;
@@ -465,16 +524,45 @@ class Stream implements PocketsphinxRecognitionStream {
     this.#fallback = fallback;
     this.#minConfidence = minConfidence;
     this.#release = release;
-    if (pair.domain) {
-      this.#check(api.startUtt(pair.domain.ps), 'ps_start_utt');
-      this.#domainOpen = true;
-    }
-    if (!pair.domain || fallback === 'parallel') this.#startGeneral();
+    this.#adapting = start !== null;
+    this.#warmUp = start === 'measure' && pair.frontEnd !== null ? [] : null;
+    if (start instanceof Float32Array) this.#mean = start;
+    if (this.#warmUp === null) this.#beginDecoding();
   }
 
   push(frame: Int16Array): void {
     if (this.#done) throw new Error('RecognitionStream: push() after finish() or cancel()');
     this.#pushed++;
+    if (this.#warmUp !== null) {
+      this.#warmUp.push(frame.slice());
+      if (this.#warmUp.length >= WARM_UP_FRAMES) this.#endWarmUp();
+      return;
+    }
+    this.#decode(frame);
+  }
+
+  /** Measures the held-back audio's mean, starts the decoders from it and catches up. */
+  #endWarmUp(): void {
+    const held = this.#warmUp ?? [];
+    this.#warmUp = null;
+    if (held.length > 0 && this.#pair.frontEnd !== null) {
+      this.#mean = this.#api.meanCepstrum(this.#pair.frontEnd, concatenate(held));
+    }
+    this.#beginDecoding();
+    for (const f of held) this.#decode(f);
+  }
+
+  #beginDecoding(): void {
+    const domain = this.#pair.domain;
+    if (domain) {
+      this.#begin(domain);
+      this.#domainOpen = true;
+    }
+    if (!domain || this.#fallback === 'parallel') this.#startGeneral();
+  }
+
+  #decode(frame: Int16Array): void {
+    this.#decoded++;
     const domain = this.#pair.domain;
     if (!domain) {
       this.#api.processRaw(this.#pair.general.ps, frame, false);
@@ -490,7 +578,7 @@ class Stream implements PocketsphinxRecognitionStream {
       this.#frames.push(frame.slice());
     }
     if (this.#fallback === 'at-finish') return;
-    if (!this.#doubt && this.#pushed % DOUBT_CHECK_FRAMES === 0) {
+    if (!this.#doubt && this.#decoded % DOUBT_CHECK_FRAMES === 0) {
       const hyp = this.#api.getHyp(domain.ps);
       if (hyp && hyp.text !== '') {
         const c = domainConfidence(this.#api.segments(domain.ps), { partial: true });
@@ -504,11 +592,11 @@ class Stream implements PocketsphinxRecognitionStream {
   }
 
   partial(): string {
-    if (this.#done) return '';
+    if (this.#done || this.#warmUp !== null) return '';
     if (this.#partialCache.at === this.#pushed) return this.#partialCache.text;
     // The domain partial, unless the domain model has lost the thread and the general
     // decoder is up to date.
-    const useGeneral = !this.#pair.domain || (this.#doubt && this.#generalFed === this.#pushed);
+    const useGeneral = !this.#pair.domain || (this.#doubt && this.#generalFed === this.#decoded);
     const d = useGeneral ? this.#pair.general : (this.#pair.domain as Decoder);
     const text = this.#api.getHyp(d.ps)?.text ?? '';
     this.#partialCache = { at: this.#pushed, text };
@@ -519,11 +607,15 @@ class Stream implements PocketsphinxRecognitionStream {
     if (this.#done) throw new Error('RecognitionStream: finish() after finish() or cancel()');
     const started = performance.now();
     try {
+      // A short utterance is measured whole.
+      if (this.#warmUp !== null) this.#endWarmUp();
       const domain = this.#pair.domain;
       if (!domain) {
+        const text = this.#endGeneral();
         return {
-          text: this.#endGeneral(),
+          text,
           model: 'general',
+          ...this.#channel(this.#pair.general),
           confidence: 0,
           finishMs: performance.now() - started,
           generalFrames: this.#generalFed,
@@ -533,6 +625,8 @@ class Stream implements PocketsphinxRecognitionStream {
       this.#check(this.#api.endUtt(domain.ps), 'ps_end_utt');
       const domainText = this.#api.getHyp(domain.ps)?.text ?? '';
       const { confidence } = domainConfidence(this.#api.segments(domain.ps));
+      // The domain decoder heard every frame: its mean is the call's channel so far.
+      const channel = this.#channel(domain);
       // An empty domain answer is silence or noise, unless the general decoder, already
       // engaged, heard words.
       const trusted = domainText === '' ? !this.#generalStarted : confidence >= this.#minConfidence;
@@ -541,6 +635,7 @@ class Stream implements PocketsphinxRecognitionStream {
         return {
           text: domainText,
           model: 'domain',
+          ...channel,
           confidence,
           finishMs: performance.now() - started,
           generalFrames: this.#generalFed,
@@ -553,6 +648,7 @@ class Stream implements PocketsphinxRecognitionStream {
         return {
           text: domainText,
           model: 'domain',
+          ...channel,
           confidence,
           domainText,
           finishMs: performance.now() - started,
@@ -564,6 +660,7 @@ class Stream implements PocketsphinxRecognitionStream {
         text,
         model: 'general',
         ...(alternative ? { alternatives: [domainText] } : {}),
+        ...channel,
         confidence,
         domainText,
         finishMs: performance.now() - started,
@@ -574,13 +671,26 @@ class Stream implements PocketsphinxRecognitionStream {
     }
   }
 
+  /** The decoder's cepstral mean after the utterance, for the call's next one. */
+  #channel(d: Decoder): { channel?: ChannelEstimate } {
+    if (!this.#adapting || this.#decoded === 0) return {};
+    const mean = this.#api.cepstralMean(d.ps);
+    return mean ? { channel: { provider: CHANNEL_PROVIDER, values: Array.from(mean) } } : {};
+  }
+
   cancel(): void {
     if (this.#done) return;
     this.#close();
   }
 
+  /** Starts an utterance on a decoder, from the utterance's own mean when measured. */
+  #begin(d: Decoder): void {
+    if (this.#mean !== null) this.#api.restoreStreamState(d.ps, this.#mean);
+    this.#check(this.#api.startUtt(d.ps), 'ps_start_utt');
+  }
+
   #startGeneral(): void {
-    this.#check(this.#api.startUtt(this.#pair.general.ps), 'ps_start_utt');
+    this.#begin(this.#pair.general);
     this.#generalStarted = true;
     this.#generalOpen = true;
   }
@@ -631,4 +741,20 @@ class Stream implements PocketsphinxRecognitionStream {
   #check(rc: number, what: string): void {
     if (rc < 0) throw new Error(`pocketsphinx: ${what} failed (${rc})`);
   }
+}
+
+function concatenate(frames: readonly Int16Array[]): Int16Array {
+  const out = new Int16Array(frames.reduce((n, f) => n + f.length, 0));
+  let offset = 0;
+  for (const f of frames) {
+    out.set(f, offset);
+    offset += f.length;
+  }
+  return out;
+}
+
+/** Where a stream's cepstral mean starts: the call's estimate, or measured from its audio. */
+function startingMean(channel: ChannelEstimate | undefined): Float32Array | 'measure' {
+  if (channel?.provider !== CHANNEL_PROVIDER || channel.values.length !== 13) return 'measure';
+  return Float32Array.from(channel.values);
 }
