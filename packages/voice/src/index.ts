@@ -7,5 +7,6 @@ export * from './reply/index.js';
 export * from './assistant/effective-assistant.js';
 export * from './assistant/vocabulary.js';
 export * from './session/call-session.js';
+export { chosenReading } from './session/readings.js';
 export type * from './session/types.js';
 export { Lexicon } from './language/lexicon.js';

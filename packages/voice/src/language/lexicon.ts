@@ -15,7 +15,15 @@ interface LexiconFile {
   lemmas: Record<string, string>;
   /** word → "other:85 another:60" (strength in hundredths). */
   relations: Record<string, string>;
+  /** Word classes for callers' free answers (see `WordClass`). */
+  categories: Record<WordClass, string[]>;
 }
+
+/**
+ * Classes of nouns callers answer with, from WordNet (common words whose first concrete
+ * sense is in the class; two-word names such as "chest pain" included).
+ */
+export type WordClass = 'symptom' | 'bodyPart' | 'medicine';
 
 /** Where the build writes the lexicon (the same from `src/` and `dist/`). */
 export const LEXICON_DIR = fileURLToPath(new URL('../../lexicon/', import.meta.url));
@@ -41,6 +49,7 @@ export class Lexicon {
   private readonly index: Map<string, number>;
   private readonly lemmas: ReadonlyMap<string, string>;
   private readonly relationText: Record<string, string>;
+  private readonly categories: Readonly<Record<WordClass, readonly string[]>>;
   private readonly relationCache = new Map<string, ReadonlyMap<string, number>>();
   private formsByLemma: Map<string, string[]> | undefined;
   private readonly vectors: Int8Array;
@@ -52,6 +61,7 @@ export class Lexicon {
     this.index = new Map(file.words.map((w, i) => [w, i]));
     this.lemmas = new Map(Object.entries(file.lemmas));
     this.relationText = file.relations;
+    this.categories = file.categories;
     this.vectors = vectors;
     this.dimensions = file.dimensions;
     this.scale = file.vectorScale;
@@ -104,6 +114,11 @@ export class Lexicon {
       }
     }
     return [lemma, ...(this.formsByLemma.get(lemma) ?? [])];
+  }
+
+  /** The words (and two-word names) of a class, in their dictionary form. */
+  wordsOf(wordClass: WordClass): readonly string[] {
+    return this.categories[wordClass] ?? [];
   }
 
   /** WordNet neighbours of the word with their strength (0–1). */

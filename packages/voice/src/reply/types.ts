@@ -34,8 +34,14 @@ export interface ReplyEngine {
    * Optional: which of several readings of the caller's words (the recogniser's best first,
    * then its alternatives) this engine understands best, as an index. `history` is the
    * conversation before these words. The session records and answers that reading.
+   * Readings from index `answerable` on (default: none) are the recogniser's less likely
+   * hypotheses: only an emergency heard in them may make one the choice.
    */
-  choose?(readings: readonly string[], history: readonly ChatMessage[]): number;
+  choose?(
+    readings: readonly string[],
+    history: readonly ChatMessage[],
+    answerable?: number,
+  ): number;
 }
 
 export interface CallConclusion {

@@ -1,7 +1,7 @@
 /**
  * The session's contract with its recogniser, with stand-in stages: what the recogniser
  * learns about a caller's channel from one utterance reaches the same call's next
- * utterance, and nothing else.
+ * utterance, and so does the question the assistant asked before it.
  */
 import { describe, expect, it } from 'vitest';
 import { FRAME_SAMPLES } from '../audio/format.js';
@@ -47,12 +47,12 @@ const silentSynthesizer: SpeechSynthesizer = {
   dispose: () => undefined,
 };
 
-const quietReply: ReplyEngine = {
-  provider: 'quiet',
+/** Asks the caller a question after each of their turns. */
+const askingReply: ReplyEngine = {
+  provider: 'asking',
   greeting: () => null,
-  // eslint-disable-next-line require-yield -- answers nothing
-  async *reply() {
-    return;
+  async *reply(history) {
+    yield { type: 'text', text: `Question ${history.length}?` };
   },
   conclude: () => ({ summary: '' }),
 };
@@ -72,7 +72,7 @@ function frames(count: number, amplitude: number): Int16Array[] {
 }
 
 describe('CallSession and its recogniser', () => {
-  it("passes each utterance's channel estimate to the call's next utterance", async () => {
+  it("passes each utterance's channel estimate and the assistant's question to the next utterance", async () => {
     const recognizer = new RecordingRecognizer();
     const session = new CallSession(
       {
@@ -80,7 +80,7 @@ describe('CallSession and its recogniser', () => {
         vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
         synthesizer: silentSynthesizer,
         voice: 'none',
-        reply: quietReply,
+        reply: askingReply,
       },
       { endpointSilenceMs: 200 },
       listener,
@@ -90,9 +90,16 @@ describe('CallSession and its recogniser', () => {
       // Quiet (the noise floor), 600 ms of speech, then enough quiet to end the turn.
       for (const f of [...frames(20, 10), ...frames(30, 8000), ...frames(20, 10)])
         session.pushCallerAudio(f);
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      // The reply is produced, "spoken" (in silence) and drained before the next turn.
+      await new Promise((resolve) => setTimeout(resolve, 300));
     }
     await session.end('customer-ended-call');
+    // The assistant's last words (its question) tell the recogniser what to expect.
+    expect(recognizer.opened.map((o) => o.question)).toEqual([
+      undefined,
+      'Question 1?',
+      'Question 3?',
+    ]);
     const channels = recognizer.opened.map((o) => o.channel);
     expect(channels).toEqual<(ChannelEstimate | undefined)[]>([
       undefined,

@@ -11,6 +11,7 @@ import { EchoGuard } from './echo-guard.js';
 import { NoiseFloor } from './noise-floor.js';
 import { rmsDbfs as levelDb } from '../audio/pcm.js';
 import { SpokenText } from './spoken-text.js';
+import { chosenReading } from './readings.js';
 import { looksComplete, TurnDetector } from './turn-detector.js';
 import type { CallSessionListener, EndedReason, RecordMessage, TurnMetrics } from './types.js';
 
@@ -245,7 +246,14 @@ export class CallSession {
 
   private beginCallerTurn(frames: Int16Array[]): void {
     this.lastActivity = now();
-    this.stream = this.stages.recognizer.open(this.channel ? { channel: this.channel } : {});
+    // What the assistant just said (its question, if it asked one) tells the recogniser
+    // what answer to expect.
+    const last = this.history.at(-1);
+    const question = last?.role === 'assistant' ? last.content : undefined;
+    this.stream = this.stages.recognizer.open({
+      ...(this.channel ? { channel: this.channel } : {}),
+      ...(question !== undefined ? { question } : {}),
+    });
     for (const frame of frames) this.stream.push(frame);
     this.lastPartial = '';
     this.framesInTurn = frames.length;
@@ -291,12 +299,7 @@ export class CallSession {
     const result = stream.finish();
     const recognitionMs = now() - endpointAt;
     if (result.channel) this.channel = result.channel;
-    const readings = [result.text, ...(result.alternatives ?? [])]
-      .map((t) => t.trim())
-      .filter((t) => t !== '');
-    const chosen =
-      readings.length > 1 && this.reply.choose ? this.reply.choose(readings, this.history) : 0;
-    const text = readings[chosen] ?? readings[0] ?? '';
+    const text = chosenReading(result, this.reply, this.history);
     if (text === '') return;
 
     this.listener.message({

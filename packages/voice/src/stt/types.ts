@@ -14,6 +14,11 @@ export interface RecognitionResult {
    */
   alternatives?: string[];
   /**
+   * Less likely readings still (pocketsphinx: the domain model's N-best list), for checks
+   * that must not miss anything, such as an emergency; never a reading to answer from.
+   */
+  hypotheses?: string[];
+  /**
    * What the recogniser learned about the caller's channel (microphone, level, voice)
    * from this utterance, to hand to the next `open()` of the same call.
    */
@@ -34,6 +39,11 @@ export interface ChannelEstimate {
 export interface RecognitionOptions {
   /** The channel estimate of the call's previous utterance, if any. */
   channel?: ChannelEstimate;
+  /**
+   * What the assistant said just before (its question): a recogniser may expect an
+   * answer to it (pocketsphinx: the question's own language model, for intake questions).
+   */
+  question?: string;
 }
 
 export interface RecognitionStream {

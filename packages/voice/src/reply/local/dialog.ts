@@ -54,6 +54,8 @@ export const BUILT_IN_EMERGENCY: KnowledgeEntry = {
 };
 
 /** Words that pick the first, the second, or both of two offered topics. */
+/** N-best hypotheses that must carry an emergency phrase before it counts (see `chooseReading`). */
+const MIN_HYPOTHESES_FOR_ALARM = 2;
 const FIRST_CHOICE = new Set(['first', 'former', 'one']);
 const SECOND_CHOICE = new Set(['second', 'latter', 'other', 'last', 'two']);
 const BOTH = new Set(['both']);
@@ -202,10 +204,17 @@ export class Dialog {
   }
 
   /** See `LocalReplyEngine.choose`. */
-  chooseReading(readings: readonly string[]): number {
-    const ns = readings.map((r) => stripFillers(normalize(r)));
+  chooseReading(readings: readonly string[], answerable = readings.length): number {
+    const all = readings.map((r) => stripFillers(normalize(r)));
+    const ns = all.slice(0, answerable);
     const urgent = ns.findIndex((n) => this.urgentEntry(n) !== undefined);
     if (urgent >= 0) return urgent;
+    // Deeper in the recogniser's N-best list, an emergency phrase counts when it is heard
+    // in two readings or more: one alone is as likely a slip of the model.
+    const alarms = all
+      .map((n, i) => ({ i, phrase: i >= answerable ? this.emergency.detect(n) : undefined }))
+      .filter((a) => a.phrase !== undefined);
+    if (alarms.length >= MIN_HYPOTHESES_FOR_ALARM) return (alarms[0] as { i: number }).i;
     if (this.intake?.active || this.pending) return 0;
     const first = ns[0] ?? '';
     const understood =

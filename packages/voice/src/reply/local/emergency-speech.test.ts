@@ -12,6 +12,7 @@ import { pocketsphinxAvailable } from '../../stt/pocketsphinx/native.js';
 import { PocketsphinxRecognizer } from '../../stt/pocketsphinx/recognizer.js';
 import { spokenFramesAll, speechToolsAvailable, TEST_VOICES } from '../../stt/testing/speech.js';
 import { Call, demo, demoAnswer, demoAssistant } from '../testing/conversation.js';
+import { chosenReading } from '../../session/readings.js';
 import { LocalReplyEngine } from './engine.js';
 
 /**
@@ -47,8 +48,7 @@ describe.skipIf(!pocketsphinxAvailable() || !speechToolsAvailable())(
       for (const frame of frames) stream.push(frame);
       const result = stream.finish();
       const engine = new LocalReplyEngine({ assistant: demoAssistant });
-      const readings = [result.text, ...(result.alternatives ?? [])].filter((t) => t !== '');
-      const heard = readings[readings.length > 1 ? engine.choose(readings, []) : 0] ?? '';
+      const heard = chosenReading(result, engine, []);
       return { heard, reply: await new Call(engine).reply(heard) };
     }
 

@@ -88,9 +88,13 @@ export class LocalReplyEngine implements ReplyEngine {
    * recogniser's best reading gets none. Otherwise the best reading (index 0). While the
    * brief is active its answers are free speech: the best reading stands.
    */
-  choose(readings: readonly string[], history: readonly ChatMessage[]): number {
+  choose(
+    readings: readonly string[],
+    history: readonly ChatMessage[],
+    answerable = readings.length,
+  ): number {
     const { dialog } = this.replay(history);
-    return dialog.chooseReading(readings);
+    return dialog.chooseReading(readings, answerable);
   }
 
   conclude(history: readonly ChatMessage[]): CallConclusion {

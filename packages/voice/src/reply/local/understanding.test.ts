@@ -132,6 +132,25 @@ describe('emergencies in the caller’s own words', () => {
     expect(call.engine.conclude(call.history).structuredData?.['urgent']).toBe(true);
   });
 
+  it("hears an emergency deep in the recogniser's N-best list only when two readings carry it", () => {
+    const engine = new LocalReplyEngine({ assistant: demoAssistant });
+    const best = ['she has a doctor left', 'she has doctor lot'];
+    // Hypotheses (from index 2 on) are never answered from, whatever they match.
+    expect(engine.choose([...best, 'where can i park my car'], [], 2)).toBe(0);
+    // One hypothesis with an emergency phrase is as likely a slip of the model…
+    expect(engine.choose([...best, 'she has doctor lab', 'she has dock collapsed'], [], 2)).toBe(0);
+    // …two are an emergency, and the first of them is the reading answered.
+    expect(
+      engine.choose(
+        [...best, 'she has does collapsed', 'the doc collapsed', 'she has doc lab'],
+        [],
+        2,
+      ),
+    ).toBe(2);
+    // Without a count of answerable readings, every reading is one (the old contract).
+    expect(engine.choose(['she has doctor lot', 'she has collapsed'], [])).toBe(1);
+  });
+
   it('has its own emergency answer for an assistant without an urgent entry', async () => {
     const knowledge: KnowledgeEntry[] = demo.knowledgeBase.filter((e) => e.urgent !== true);
     const call = newCall({ ...demoAssistant, model: { ...demoAssistant.model!, knowledge } });

@@ -47,9 +47,48 @@ describe.skipIf(!existsSync(DICTIONARY))('buildDomainModel', () => {
         .filter(Boolean)
         .map((l) => l.split(' ')[0]?.replace(/\(\d+\)$/, '')),
     );
-    expect(dictWords.size).toBe(model.wordCount);
     for (const w of ['appointment', 'pharmacy', 'insurance', 'allergies', 'goodbye'])
       expect(dictWords.has(w), w).toBe(true);
+    // One dictionary serves the domain model and the question models: every word of each.
+    const lmWords = (path: string) =>
+      [...(parseArpa(readFileSync(path, 'utf8')).ngrams[0]?.keys() ?? [])].filter(
+        (w) => w !== '<s>' && w !== '</s>',
+      );
+    const all = new Set(
+      [model.lmPath, ...model.questionModels.map((q) => q.lmPath)].flatMap(lmWords),
+    );
+    expect(new Set(dictWords)).toEqual(all);
+    expect(lmWords(model.lmPath)).toHaveLength(model.wordCount);
+  });
+
+  it('builds a model for the answers to each intake question whose kind it recognises', () => {
+    const model = buildDomainModel({
+      vocabulary: seedVocabulary(),
+      cacheDir,
+      dictionaryPath: DICTIONARY,
+      version: 'questions',
+    });
+    // The demo asks the reason for the visit, how long, which medicines and which allergies.
+    expect(model.questionModels.map((q) => q.question)).toEqual([
+      'what is the main reason for your visit',
+      'how long have you had these symptoms',
+      'are you taking any medicines at the moment',
+      'do you have any allergies',
+    ]);
+    const unigrams = model.questionModels.map(
+      (q) => new Set(parseArpa(readFileSync(q.lmPath, 'utf8')).ngrams[0]?.keys()),
+    );
+    const [reason, duration, medicines, allergies] = unigrams as Set<string>[];
+    for (const w of ['fever', 'rash', 'knee', 'shoulder', 'swollen'])
+      expect(reason?.has(w), w).toBe(true);
+    for (const w of ['weeks', 'since', 'yesterday']) expect(duration?.has(w), w).toBe(true);
+    expect(duration?.has('knee')).toBe(false);
+    for (const w of ['aspirin', 'ibuprofen', 'antibiotic']) expect(medicines?.has(w), w).toBe(true);
+    expect(allergies?.has('allergic')).toBe(true);
+    for (const q of model.questionModels) {
+      const arpa = parseArpa(readFileSync(q.lmPath, 'utf8'));
+      expect(checkNormalisation(arpa).maxError, q.question).toBeLessThan(1e-4);
+    }
   });
 
   it('reuses the cached model for the same vocabulary and version', () => {

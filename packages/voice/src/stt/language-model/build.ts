@@ -25,11 +25,11 @@ import type { DomainVocabulary } from '../types.js';
 import { formatArpa, trainKneserNey } from './arpa.js';
 import { formatDictionary, readDictionary } from './dictionary.js';
 import { Lexicon } from '../../language/lexicon.js';
-import { expandVocabulary } from './expand.js';
+import { expandQuestion, expandVocabulary, type TrainingCorpus } from './expand.js';
 import { normalizeText } from './normalize.js';
 
 /** Bump when the expander, the smoothing or the file layout change: old caches then miss. */
-export const LANGUAGE_MODEL_BUILDER_VERSION = 2;
+export const LANGUAGE_MODEL_BUILDER_VERSION = 3;
 
 /** The phones of the en-us acoustic model (CMUdict's set without stress marks). */
 export const EN_US_PHONES: ReadonlySet<string> = new Set(
@@ -76,6 +76,20 @@ export interface DomainModel {
   sentenceCount: number;
   /** Unigram, bigram and trigram counts. */
   ngramCounts: number[];
+  /**
+   * Models for the caller's answers to the assistant's questions (intake questions whose
+   * kind is recognised, see answers.ts), sharing `dictPath`.
+   */
+  questionModels: QuestionModel[];
+}
+
+export interface QuestionModel {
+  /** The question, normalised (`normalizeText`). */
+  question: string;
+  /** ARPA trigram model. */
+  lmPath: string;
+  /** Words in the model. */
+  wordCount: number;
 }
 
 interface Meta {
@@ -84,6 +98,7 @@ interface Meta {
   wordCount: number;
   sentenceCount: number;
   ngramCounts: number[];
+  questions: { question: string; file: string; wordCount: number }[];
 }
 
 function normalisePronunciations(
@@ -143,56 +158,52 @@ export function buildDomainModel(options: DomainModelOptions): DomainModel {
 
   const existing = readMeta(metaPath);
   if (existing && existsSync(lmPath) && existsSync(dictPath)) {
-    return {
-      dir,
-      lmPath,
-      dictPath,
-      hash,
-      cached: true,
-      buildMs: performance.now() - started,
-      ...existing,
-    };
+    return modelOf(dir, hash, existing, true, started);
   }
 
   const dict = readDictionary(options.dictionaryPath);
   for (const [w, phones] of pronunciations) dict.set(w, [phones]);
 
-  const corpus = expandVocabulary(options.vocabulary, { lexicon: lexiconOf(options) });
+  const lexicon = lexiconOf(options);
   const dropped = new Set<string>();
-  const training = new Map<string, number>();
-  for (const [sentence, weight] of corpus) {
-    // A word the dictionary lacks splits the sentence: no n-gram may bridge the gap.
-    let run: string[] = [];
-    const flush = () => {
-      if (run.length > 0) training.set(run.join(' '), (training.get(run.join(' ')) ?? 0) + weight);
-      run = [];
-    };
-    for (const w of sentence.split(' ')) {
-      if (dict.has(w)) run.push(w);
-      else {
-        dropped.add(w);
-        flush();
-      }
-    }
-    flush();
-  }
+  const training = trainingSentences(
+    expandVocabulary(options.vocabulary, { lexicon }),
+    dict,
+    dropped,
+  );
   if (training.size === 0)
     throw new Error('domain language model: no sentence has a word the dictionary knows');
-
   const model = trainKneserNey([...training].map(([s, c]) => [s.split(' '), c] as const));
-  const modelWords = [...(model.ngrams[0]?.keys() ?? [])].filter(
-    (w) => w !== '<s>' && w !== '</s>',
-  );
+  const words = new Set(modelWordsOf(model));
+
+  const questions: { question: string; file: string; wordCount: number; arpa: string }[] = [];
+  for (const question of new Set(
+    (options.vocabulary.assistantQuestions ?? []).map(normalizeText).filter(Boolean),
+  )) {
+    const corpus = expandQuestion(question, { lexicon });
+    if (corpus === null) continue;
+    const sentences = trainingSentences(corpus, dict, new Set());
+    if (sentences.size === 0) continue;
+    const qModel = trainKneserNey([...sentences].map(([s, c]) => [s.split(' '), c] as const));
+    const qWords = modelWordsOf(qModel);
+    for (const w of qWords) words.add(w);
+    questions.push({
+      question,
+      file: `question-${questions.length + 1}.lm`,
+      wordCount: qWords.length,
+      arpa: formatArpa(qModel),
+    });
+  }
+
   const meta: Meta = {
     builder: LANGUAGE_MODEL_BUILDER_VERSION,
     droppedWords: [...dropped].sort(),
-    wordCount: modelWords.length,
+    wordCount: modelWordsOf(model).length,
     sentenceCount: training.size,
     ngramCounts: model.ngrams.map((g) => g.size),
+    questions: questions.map(({ question, file, wordCount }) => ({ question, file, wordCount })),
   };
 
-  // Write into a private folder, then move it into place: concurrent builders never see
-  // half a model, and the first one to finish wins.
   mkdirSync(options.cacheDir, { recursive: true });
   const tmp = join(
     options.cacheDir,
@@ -201,7 +212,9 @@ export function buildDomainModel(options: DomainModelOptions): DomainModel {
   mkdirSync(tmp);
   try {
     writeFileSync(join(tmp, 'domain.lm'), formatArpa(model));
-    writeFileSync(join(tmp, 'domain.dict'), formatDictionary(dict, modelWords));
+    // One dictionary for the domain model and the question models: one decoder loads them all.
+    writeFileSync(join(tmp, 'domain.dict'), formatDictionary(dict, [...words]));
+    for (const q of questions) writeFileSync(join(tmp, q.file), q.arpa);
     writeFileSync(join(tmp, 'corpus.txt'), [...training.keys()].join('\n') + '\n');
     writeFileSync(join(tmp, 'meta.json'), JSON.stringify(meta, null, 2) + '\n');
     if (!readMeta(metaPath)) {
@@ -217,15 +230,63 @@ export function buildDomainModel(options: DomainModelOptions): DomainModel {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+  return modelOf(dir, hash, meta, false, started);
+}
+
+function modelOf(
+  dir: string,
+  hash: string,
+  meta: Meta,
+  cached: boolean,
+  started: number,
+): DomainModel {
+  const { questions, builder: _builder, ...counts } = meta;
   return {
     dir,
-    lmPath,
-    dictPath,
+    lmPath: join(dir, 'domain.lm'),
+    dictPath: join(dir, 'domain.dict'),
     hash,
-    cached: false,
+    cached,
     buildMs: performance.now() - started,
-    ...meta,
+    ...counts,
+    questionModels: questions.map((q) => ({
+      question: q.question,
+      lmPath: join(dir, q.file),
+      wordCount: q.wordCount,
+    })),
   };
+}
+
+/**
+ * A corpus cut to the words the dictionary knows: a sentence with an unknown word is
+ * split around it (the unknown words go to `dropped`).
+ */
+function trainingSentences(
+  corpus: TrainingCorpus,
+  dict: ReadonlyMap<string, unknown>,
+  dropped: Set<string>,
+): Map<string, number> {
+  const training = new Map<string, number>();
+  for (const [sentence, weight] of corpus) {
+    let run: string[] = [];
+    const flush = () => {
+      if (run.length > 0) training.set(run.join(' '), (training.get(run.join(' ')) ?? 0) + weight);
+      run = [];
+    };
+    for (const w of sentence.split(' ')) {
+      if (dict.has(w)) run.push(w);
+      else {
+        dropped.add(w);
+        flush();
+      }
+    }
+    flush();
+  }
+  return training;
+}
+
+function modelWordsOf(model: ReturnType<typeof trainKneserNey>): string[] {
+  return [...(model.ngrams[0]?.keys() ?? [])].filter((w) => w !== '<s>' && w !== '</s>');
 }
 
 /** The compiled worker (absent when running from TypeScript sources, as in unit tests). */

@@ -8,6 +8,7 @@
 import { Lexicon } from '../../language/lexicon.js';
 import type { DomainVocabulary } from '../types.js';
 import { normalizeText, numberToWords } from './normalize.js';
+import { answerKinds, durationPhrases, kindAnswers } from './answers.js';
 import { emergencySentences, relatedVariants } from './related.js';
 
 /** Normalised sentence → training count. */
@@ -116,60 +117,10 @@ const KEYWORD_CARRIERS = [
   'i am taking X',
 ];
 
-const DURATION_NUMBERS = [
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'a few',
-  'a couple of',
-];
-const DURATION_UNITS = ['hours', 'days', 'weeks', 'months', 'years'];
-const DURATION_MODIFIERS = [
-  '',
-  'about',
-  'for',
-  'for about',
-  'around',
-  'almost',
-  'nearly',
-  'more than',
-  'less than',
-  'just',
-  'only',
-  'maybe',
-];
-const SINCE = [
-  'yesterday',
-  'today',
-  'this morning',
-  'last night',
-  'last week',
-  'last month',
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-  'sunday',
-  'the weekend',
-];
-
 function add(corpus: TrainingCorpus, sentence: string, weight: number): void {
   const s = normalizeText(sentence);
   if (s === '') return;
   corpus.set(s, (corpus.get(s) ?? 0) + weight);
-}
-
-function pluralUnit(n: string, unit: string): string {
-  return n === 'one' ? unit.replace(/s$/, '') : unit;
 }
 
 /** Pronouns seen from the caller's side: "your visit" → "my visit". */
@@ -285,30 +236,30 @@ export function expandVocabulary(
 
   for (const p of CONVERSATION_PHRASES) add(corpus, p, W_COMMON);
 
-  for (const n of DURATION_NUMBERS) {
-    for (const unit of DURATION_UNITS) {
-      const u = pluralUnit(n, unit);
-      for (const m of DURATION_MODIFIERS) add(corpus, `${m} ${n} ${u}`, W_VARIANT);
-      add(corpus, `${n} ${u} ago`, W_VARIANT);
-      add(corpus, `it started ${n} ${u} ago`, W_VARIANT);
-    }
-  }
-  for (const unit of ['an hour', 'a day', 'a week', 'a month', 'a year']) {
-    for (const m of ['', 'about', 'for', 'for about', 'more than', 'less than', 'almost'])
-      add(corpus, `${m} ${unit}`, W_VARIANT);
-  }
-  for (const when of SINCE) {
-    add(corpus, `since ${when}`, W_VARIANT);
-    add(
-      corpus,
-      `it started ${when === 'today' || when === 'yesterday' ? '' : 'on '}${when}`
-        .replace('on last', 'last')
-        .replace('on this', 'this'),
-      W_VARIANT,
-    );
-  }
+  for (const d of durationPhrases()) add(corpus, d, W_VARIANT);
   for (let n = 0; n <= 100; n++) add(corpus, numberToWords(n), W_VARIANT);
   for (let n = 1; n <= 31; n++) add(corpus, `the ${numberToWords(n)}`, W_VARIANT);
 
+  return corpus;
+}
+
+/**
+ * The training corpus of one of the assistant's questions, for the caller's answer to it:
+ * the answers its wording suggests (`answersTo`), the answers of its kinds (durations,
+ * a scale, medicines, allergies, symptoms and body parts; see answers.ts) and the phrases
+ * of every call. Null when the question's kind is not recognised: the assistant's domain
+ * model then hears the answer.
+ */
+export function expandQuestion(
+  question: string,
+  options: { lexicon?: Lexicon | null } = {},
+): TrainingCorpus | null {
+  const lexicon = options.lexicon === undefined ? Lexicon.default() : options.lexicon;
+  const kinds = answerKinds(question, lexicon);
+  if (kinds.size === 0) return null;
+  const corpus: TrainingCorpus = new Map();
+  for (const a of kindAnswers(kinds, lexicon)) add(corpus, a, W_VARIANT);
+  for (const a of answersTo(question)) add(corpus, a, W_SENTENCE);
+  for (const p of CONVERSATION_PHRASES) add(corpus, p, W_COMMON);
   return corpus;
 }

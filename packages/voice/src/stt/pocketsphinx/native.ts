@@ -74,6 +74,8 @@ export interface PocketsphinxApi {
   /** Adds a pronunciation; `update` rebuilds the searches now (else at the next `setSearch`). */
   addWord(ps: Pointer, word: string, phones: string, update: boolean): number;
   setLmFile(ps: Pointer, name: string, path: string): number;
+  /** `setLmFile` on a worker thread (for a decoder nothing else is using yet). */
+  setLmFileAsync(ps: Pointer, name: string, path: string): Promise<number>;
   setJsgfFile(ps: Pointer, name: string, path: string): number;
   setKws(ps: Pointer, name: string, keyfile: string): number;
   setSearch(ps: Pointer, name: string): number;
@@ -84,6 +86,11 @@ export interface PocketsphinxApi {
   endUtt(ps: Pointer): number;
   /** Best hypothesis and its path score (log base 1.0001), or null. */
   getHyp(ps: Pointer): { text: string; score: number } | null;
+  /**
+   * Up to `count` distinct hypotheses of the finished utterance, best first, from the
+   * decoder's word lattice (its N-best list).
+   */
+  nbest(ps: Pointer, count: number): string[];
   /** Posterior of the hypothesis (log); 0 unless `-bestpath yes`. */
   getProb(ps: Pointer): number;
   getNFrames(ps: Pointer): number;
@@ -209,6 +216,11 @@ function bind(): PocketsphinxApi {
   const psGetNFrames = f(ps, 'int ps_get_n_frames(ps_decoder_t *ps)');
   const psGetInSpeech = f(ps, 'uint8_t ps_get_in_speech(ps_decoder_t *ps)');
   const psGetLogmath = f(ps, 'logmath_t *ps_get_logmath(ps_decoder_t *ps)');
+  koffi.pointer('ps_nbest_t', koffi.opaque());
+  const psNbest = f(ps, 'ps_nbest_t *ps_nbest(ps_decoder_t *ps)');
+  const psNbestNext = f(ps, 'ps_nbest_t *ps_nbest_next(ps_nbest_t *nbest)');
+  const psNbestHyp = f(ps, 'const char *ps_nbest_hyp(ps_nbest_t *nbest, _Out_ int32_t *out_score)');
+  const psNbestFree = f(ps, 'void ps_nbest_free(ps_nbest_t *nbest)');
   const psSegIter = f(ps, 'ps_seg_t *ps_seg_iter(ps_decoder_t *ps)');
   const psSegNext = f(ps, 'ps_seg_t *ps_seg_next(ps_seg_t *seg)');
   const psSegWord = f(ps, 'const char *ps_seg_word(ps_seg_t *seg)');
@@ -246,6 +258,12 @@ function bind(): PocketsphinxApi {
     free: (p) => void psFree(p),
     addWord: (p, word, phones, update) => psAddWord(p, word, phones, update ? 1 : 0) as number,
     setLmFile: (p, name, path) => psSetLmFile(p, name, path) as number,
+    setLmFileAsync: (p, name, path) =>
+      new Promise<number>((resolve, reject) => {
+        psSetLmFile.async(p, name, path, (err: unknown, rc: number) =>
+          err ? reject(err as Error) : resolve(rc),
+        );
+      }),
     setJsgfFile: (p, name, path) => psSetJsgfFile(p, name, path) as number,
     setKws: (p, name, keyfile) => psSetKws(p, name, keyfile) as number,
     setSearch: (p, name) => psSetSearch(p, name) as number,
@@ -258,6 +276,19 @@ function bind(): PocketsphinxApi {
       const score = [0];
       const text = psGetHyp(p, score) as string | null;
       return text === null ? null : { text, score: score[0] as number };
+    },
+    nbest: (p, count) => {
+      const out: string[] = [];
+      // Hypotheses differing only in silences and fillers repeat: a few more are read.
+      let it = psNbest(p) as Pointer | null;
+      for (let read = 0; it !== null && out.length < count && read < count * 4; read++) {
+        const text = psNbestHyp(it, [0]) as string | null;
+        if (text !== null && text !== '' && !out.includes(text)) out.push(text);
+        // ps_nbest_next frees the iterator itself when it runs off the end.
+        it = psNbestNext(it) as Pointer | null;
+      }
+      if (it !== null) psNbestFree(it);
+      return out;
     },
     getProb: (p) => psGetProb(p) as number,
     getNFrames: (p) => psGetNFrames(p) as number,

@@ -158,6 +158,34 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     expect(resultOf(days).model).toBe('domain');
   });
 
+  it('hears intake answers with the model of the question they answer', () => {
+    const questions = vocabulary.assistantQuestions ?? [];
+    expect(recognizer.domainModel?.questionModels).toHaveLength(questions.length);
+    const idx = indexes('intake');
+    const heard = (asked: boolean) =>
+      idx.map((i, k) => {
+        // What the assistant said before: an acknowledgement, then the question.
+        const stream = recognizer.open(
+          asked ? { question: `Thank you. ${questions[k] ?? ''}` } : {},
+        );
+        for (const f of audio[i] as Int16Array[]) stream.push(f);
+        return { said: items[i]?.text ?? '', result: stream.finish() };
+      });
+    const withQuestion = heard(true);
+    const without = heard(false);
+    const wer = (rs: typeof without) => corpusWordErrorRate(rs.map((r) => [r.said, r.result.text]));
+    console.log(
+      `intake WER with the question's model ${(wer(withQuestion) * 100).toFixed(1)} % (without ${(wer(without) * 100).toFixed(1)} %): ` +
+        withQuestion.map((r) => `${r.result.model} "${r.result.text}"`).join(', '),
+    );
+    expect(wer(withQuestion)).toBeLessThan(wer(without));
+    // Symptoms the domain model cannot say come through the reason question's model.
+    const [reason, , , allergy] = withQuestion;
+    expect(reason?.result.model).toBe('domain');
+    expect(reason?.result.text).toMatch(/bad cough and a sore throat$/);
+    expect(allergy?.result.text).toBe('i am allergic to penicillin');
+  });
+
   it('does not turn off-topic speech into a confident in-domain sentence', () => {
     const idx = indexes('off');
     for (const i of idx) {
@@ -408,6 +436,16 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
       if (fe !== null) api.freeFrontEnd(fe);
       if (ps !== null) api.free(ps);
       api.freeConfig(config);
+    }
+  });
+
+  it("offers the domain model's N-best list beyond its answer, for the emergency check", () => {
+    for (const i of indexes('dev', TEST_VOICES[0]).slice(0, 4)) {
+      const r = resultOf(i);
+      expect(r.hypotheses?.length, items[i]?.text).toBeGreaterThan(0);
+      expect(r.hypotheses?.length).toBeLessThanOrEqual(10);
+      expect(r.hypotheses).not.toContain(r.text);
+      expect(new Set(r.hypotheses).size).toBe(r.hypotheses?.length);
     }
   });
 

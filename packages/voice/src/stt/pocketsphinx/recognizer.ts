@@ -33,6 +33,7 @@ import type {
 } from '../types.js';
 import type { Lexicon } from '../../language/lexicon.js';
 import { buildDomainModelOffThread, type DomainModel } from '../language-model/build.js';
+import { normalizeText } from '../language-model/normalize.js';
 import {
   checkModel,
   DEFAULT_MODEL_DIR,
@@ -81,6 +82,11 @@ export interface PocketsphinxRecognizerOptions {
   /** Domain answers below this confidence (0–1) go to the general model. Default 0.65. */
   minDomainConfidence?: number;
   /**
+   * The same for an answer heard with the model of the question it answers: lower, as a
+   * caller who was just asked something most likely answers it. Default 0.5.
+   */
+  minQuestionConfidence?: number;
+  /**
    * What the decoders' cepstral-mean normalisation adapts to (see `Adaptation`). Default
    * `utterance`.
    */
@@ -121,6 +127,11 @@ export interface PocketsphinxRecognitionStream extends RecognitionStream {
  */
 const ALTERNATIVE_MIN_CONFIDENCE = 0.3;
 
+/**
+ * Readings offered from the domain model's N-best list beyond the answer and its
+ * alternative (see `RecognitionResult.hypotheses`): reading the list costs 1–3 ms.
+ */
+const NBEST_READINGS = 10;
 /** Frames between two confidence checks of the partial hypothesis (200 ms). */
 const DOUBT_CHECK_FRAMES = 10;
 /** Words the partial needs before it is judged. */
@@ -145,7 +156,12 @@ const GENERAL_FLAGS = ['-fwdflat', 'no', '-bestpath', 'yes', '-maxhmmpf', '3000'
 interface Decoder {
   ps: Pointer;
   config: Pointer;
+  /** The search in use: the model's own, or a question's (domain decoder). */
+  search: string;
 }
+
+/** The search pocketsphinx makes from `-lm` (its `PS_DEFAULT_SEARCH`). */
+const DEFAULT_SEARCH = '_default';
 
 interface DecoderPair {
   domain?: Decoder;
@@ -201,6 +217,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
   readonly #api: PocketsphinxApi;
   readonly #files: ModelFiles;
   readonly #minConfidence: number;
+  readonly #minQuestionConfidence: number;
   readonly #adaptation: Adaptation;
   readonly #idle: DecoderPair[] = [];
   readonly #busy = new Set<DecoderPair>();
@@ -226,6 +243,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     this.domainModel = domainModel;
     this.fallback = domainModel ? (options.generalFallback ?? 'on-doubt') : 'parallel';
     this.#minConfidence = options.minDomainConfidence ?? 0.65;
+    this.#minQuestionConfidence = options.minQuestionConfidence ?? 0.5;
     this.#adaptation = options.adaptation ?? 'call';
     this.#idleTrimMs = options.idleTrimMs ?? DEFAULT_IDLE_TRIM_MS;
     this.#idle.push(...pairs);
@@ -273,6 +291,27 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     );
   }
 
+  /**
+   * The domain decoder's search for an utterance after `question`: the model of the
+   * assistant's question it contains (the last one asked, if several), else the domain
+   * model's own.
+   */
+  #searchFor(question: string | undefined): string {
+    const models = this.domainModel?.questionModels ?? [];
+    if (question === undefined || models.length === 0) return DEFAULT_SEARCH;
+    const said = normalizeText(question);
+    let best = DEFAULT_SEARCH;
+    let at = -1;
+    models.forEach((m, i) => {
+      const position = said.lastIndexOf(m.question);
+      if (position > at) {
+        at = position;
+        best = questionSearchName(i);
+      }
+    });
+    return best;
+  }
+
   /** Decoder pairs in existence (idle + in use). */
   get decoderCount(): number {
     return this.#idle.length + this.#busy.size;
@@ -284,22 +323,32 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     // ahead (a spare, and one per reserved call).
     const pair = this.#idle.pop() ?? makePair(this.#api, this.#files, this.domainModel);
     this.#busy.add(pair);
-    const stream = new Stream(
-      this.#api,
-      pair,
-      this.fallback,
-      this.#minConfidence,
-      this.#adaptation === 'call' ? startingMean(options.channel) : null,
-      (s) => {
-        this.#streams.delete(s);
-        this.#busy.delete(pair);
-        if (this.#disposed) freePair(this.#api, pair);
-        else {
-          this.#idle.push(pair);
-          this.#scheduleTrim();
-        }
-      },
-    );
+    const search = this.#searchFor(options.question);
+    let stream: Stream;
+    try {
+      stream = new Stream(
+        this.#api,
+        pair,
+        this.fallback,
+        search === DEFAULT_SEARCH ? this.#minConfidence : this.#minQuestionConfidence,
+        this.#adaptation === 'call' ? startingMean(options.channel) : null,
+        search,
+        (s) => {
+          this.#streams.delete(s);
+          this.#busy.delete(pair);
+          if (this.#disposed) freePair(this.#api, pair);
+          else {
+            this.#idle.push(pair);
+            this.#scheduleTrim();
+          }
+        },
+      );
+    } catch (err) {
+      // A decoder that failed to start an utterance is not trusted again.
+      this.#busy.delete(pair);
+      freePair(this.#api, pair);
+      throw err;
+    }
     this.#streams.add(stream);
     this.#topUp();
     return stream;
@@ -411,7 +460,7 @@ async function makeDecoderAsync(
     api.freeConfig(config);
     throw initFailed(what);
   }
-  return { ps, config };
+  return { ps, config, search: DEFAULT_SEARCH };
 }
 
 function makeDecoder(api: PocketsphinxApi, args: string[], what: string): Decoder {
@@ -421,7 +470,7 @@ function makeDecoder(api: PocketsphinxApi, args: string[], what: string): Decode
     api.freeConfig(config);
     throw initFailed(what);
   }
-  return { ps, config };
+  return { ps, config, search: DEFAULT_SEARCH };
 }
 
 async function makePairAsync(
@@ -440,8 +489,31 @@ async function makePairAsync(
     if (d.status === 'fulfilled' && d.value) freeDecoder(api, d.value);
     throw g.status === 'rejected' ? g.reason : (d as PromiseRejectedResult).reason;
   }
+  if (d.value && domain) {
+    try {
+      for (const [name, path] of questionSearches(domain))
+        checkSearch(await api.setLmFileAsync(d.value.ps, name, path), path);
+    } catch (err) {
+      freeDecoder(api, g.value);
+      freeDecoder(api, d.value);
+      throw err;
+    }
+  }
   const frontEnd = api.frontEnd(g.value.config);
   return d.value ? { general: g.value, domain: d.value, frontEnd } : { general: g.value, frontEnd };
+}
+
+/** The search name and model file of each of the domain model's question models. */
+function questionSearches(domain: DomainModel): [string, string][] {
+  return domain.questionModels.map((q, i) => [questionSearchName(i), q.lmPath]);
+}
+
+function questionSearchName(index: number): string {
+  return `question-${index + 1}`;
+}
+
+function checkSearch(rc: number, path: string): void {
+  if (rc < 0) throw new Error(`pocketsphinx: could not load the question model ${path}`);
 }
 
 function makePair(
@@ -457,11 +529,15 @@ function makePair(
   const frontEnd = api.frontEnd(general.config);
   if (!domain) return { general, frontEnd };
   try {
-    return {
-      general,
-      frontEnd,
-      domain: makeDecoder(api, argv(files, domain.lmPath, domain.dictPath, DOMAIN_FLAGS), 'domain'),
-    };
+    const d = makeDecoder(api, argv(files, domain.lmPath, domain.dictPath, DOMAIN_FLAGS), 'domain');
+    try {
+      for (const [name, path] of questionSearches(domain))
+        checkSearch(api.setLmFile(d.ps, name, path), path);
+    } catch (err) {
+      freeDecoder(api, d);
+      throw err;
+    }
+    return { general, frontEnd, domain: d };
   } catch (err) {
     if (frontEnd !== null) api.freeFrontEnd(frontEnd);
     freeDecoder(api, general);
@@ -517,8 +593,14 @@ class Stream implements PocketsphinxRecognitionStream {
     minConfidence: number,
     /** The call's running mean (`call` adaptation), `'measure'` for a first utterance, null for `carry`. */
     start: Float32Array | 'measure' | null,
+    /** The domain decoder's search for this utterance. */
+    search: string,
     release: (s: Stream) => void,
   ) {
+    if (pair.domain && pair.domain.search !== search) {
+      this.#check(api.setSearch(pair.domain.ps, search), 'ps_set_search');
+      pair.domain.search = search;
+    }
     this.#api = api;
     this.#pair = pair;
     this.#fallback = fallback;
@@ -627,6 +709,11 @@ class Stream implements PocketsphinxRecognitionStream {
       const { confidence } = domainConfidence(this.#api.segments(domain.ps));
       // The domain decoder heard every frame: its mean is the call's channel so far.
       const channel = this.#channel(domain);
+      const nbest = this.#api.nbest(domain.ps, NBEST_READINGS + 1);
+      const hypotheses = (...taken: string[]) => {
+        const rest = nbest.filter((h) => !taken.includes(h)).slice(0, NBEST_READINGS);
+        return rest.length > 0 ? { hypotheses: rest } : {};
+      };
       // An empty domain answer is silence or noise, unless the general decoder, already
       // engaged, heard words.
       const trusted = domainText === '' ? !this.#generalStarted : confidence >= this.#minConfidence;
@@ -636,6 +723,7 @@ class Stream implements PocketsphinxRecognitionStream {
           text: domainText,
           model: 'domain',
           ...channel,
+          ...hypotheses(domainText),
           confidence,
           finishMs: performance.now() - started,
           generalFrames: this.#generalFed,
@@ -649,6 +737,7 @@ class Stream implements PocketsphinxRecognitionStream {
           text: domainText,
           model: 'domain',
           ...channel,
+          ...hypotheses(domainText),
           confidence,
           domainText,
           finishMs: performance.now() - started,
@@ -661,6 +750,7 @@ class Stream implements PocketsphinxRecognitionStream {
         model: 'general',
         ...(alternative ? { alternatives: [domainText] } : {}),
         ...channel,
+        ...hypotheses(text, domainText),
         confidence,
         domainText,
         finishMs: performance.now() - started,

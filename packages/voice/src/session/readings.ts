@@ -1,0 +1,23 @@
+/**
+ * Which reading of the caller's words a call answers: the recogniser's best, one of its
+ * alternatives, or, for an emergency only, one of its N-best hypotheses; the reply engine
+ * decides (`ReplyEngine.choose`).
+ */
+import type { ChatMessage, ReplyEngine } from '../reply/types.js';
+import type { RecognitionResult } from '../stt/types.js';
+
+function clean(list: readonly string[] | undefined): string[] {
+  return (list ?? []).map((t) => t.trim()).filter((t) => t !== '');
+}
+
+/** The reading to record and answer ('' when the recogniser heard no words). */
+export function chosenReading(
+  result: RecognitionResult,
+  reply: Pick<ReplyEngine, 'choose'>,
+  history: readonly ChatMessage[],
+): string {
+  const readings = clean([result.text, ...(result.alternatives ?? [])]);
+  const all = [...readings, ...clean(result.hypotheses)];
+  if (readings.length === 0 || all.length === 1 || !reply.choose) return readings[0] ?? '';
+  return all[reply.choose(all, history, readings.length)] ?? readings[0] ?? '';
+}

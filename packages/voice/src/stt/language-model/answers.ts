@@ -1,0 +1,248 @@
+/**
+ * How callers answer an assistant's questions, as language-model training sentences: a
+ * question's kind (how long, how bad on a scale, which medicines, which allergies, what
+ * is wrong) is read from its own words, and each kind has its answer forms filled with
+ * general English: numbers and durations, and the lexicon's word classes (symptoms, body
+ * parts, medicines from WordNet). An intake question then gets a language model of its
+ * own, used for the caller's next utterance.
+ */
+import type { Lexicon } from '../../language/lexicon.js';
+import { normalizeText, numberToWords } from './normalize.js';
+
+export type AnswerKind = 'duration' | 'scale' | 'medicine' | 'allergy' | 'symptom';
+
+const DURATION_NUMBERS = [
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'a few',
+  'a couple of',
+];
+const DURATION_UNITS = ['hours', 'days', 'weeks', 'months', 'years'];
+const DURATION_MODIFIERS = [
+  '',
+  'about',
+  'for',
+  'for about',
+  'around',
+  'almost',
+  'nearly',
+  'more than',
+  'less than',
+  'just',
+  'only',
+  'maybe',
+];
+const SINCE = [
+  'yesterday',
+  'today',
+  'this morning',
+  'last night',
+  'last week',
+  'last month',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'the weekend',
+];
+const WEEKDAYS = SINCE.filter((w) => w.endsWith('day') && !['today', 'yesterday'].includes(w));
+
+function pluralUnit(n: string, unit: string): string {
+  return n === 'one' ? unit.replace(/s$/, '') : unit;
+}
+
+/** "for about three days", "since last night", "two weeks ago"… */
+export function durationPhrases(): string[] {
+  const out: string[] = [];
+  for (const n of DURATION_NUMBERS) {
+    for (const unit of DURATION_UNITS) {
+      const u = pluralUnit(n, unit);
+      for (const m of DURATION_MODIFIERS) out.push(`${m} ${n} ${u}`);
+      out.push(`${n} ${u} ago`, `it started ${n} ${u} ago`);
+    }
+  }
+  for (const unit of ['an hour', 'a day', 'a week', 'a month', 'a year']) {
+    for (const m of ['', 'about', 'for', 'for about', 'more than', 'less than', 'almost'])
+      out.push(`${m} ${unit}`);
+  }
+  for (const when of SINCE) {
+    out.push(
+      `since ${when}`,
+      `it started ${when === 'today' || when === 'yesterday' ? '' : 'on '}${when}`
+        .replace('on last', 'last')
+        .replace('on this', 'this'),
+    );
+  }
+  for (const day of WEEKDAYS) out.push(`since last ${day}`, `last ${day}`);
+  return out.map((s) => s.replace(/\s+/g, ' ').trim());
+}
+
+/** The words a question is made of, in dictionary form where the lexicon knows them. */
+function lemmasOf(question: string, lexicon: Lexicon | null): Set<string> {
+  const words = normalizeText(question).split(' ').filter(Boolean);
+  return new Set(words.flatMap((w) => [w, lexicon?.lemma(w) ?? w]));
+}
+
+const MEDICINE_WORDS = ['medicine', 'medication', 'drug', 'pill', 'tablet', 'prescription'];
+const ALLERGY_WORDS = ['allergy', 'allergic', 'allergies'];
+const SYMPTOM_WORDS = [
+  'symptom',
+  'problem',
+  'reason',
+  'wrong',
+  'matter',
+  'bother',
+  'bothering',
+  'hurt',
+  'pain',
+  'complaint',
+  'trouble',
+  'feel',
+  'happen',
+  'happened',
+];
+
+/** What kinds of answer a question asks for, read from its words. */
+export function answerKinds(question: string, lexicon: Lexicon | null): Set<AnswerKind> {
+  const text = normalizeText(question);
+  const lemmas = lemmasOf(question, lexicon);
+  const has = (list: readonly string[]) => list.some((w) => lemmas.has(w));
+  const kinds = new Set<AnswerKind>();
+  if (/\bhow long\b|\bsince when\b|^since\b|\bwhen did\b|\bhow many (days|weeks)\b/.test(text))
+    kinds.add('duration');
+  if (/\bscale\b|\bout of ten\b|\brate\b|\bhow (bad|severe|strong|painful)\b/.test(text))
+    kinds.add('scale');
+  if (has(MEDICINE_WORDS) || /\btaking (any|anything)\b/.test(text)) kinds.add('medicine');
+  if (has(ALLERGY_WORDS)) kinds.add('allergy');
+  // "How long have you had these symptoms?" asks how long, not which symptoms.
+  if (has(SYMPTOM_WORDS) && !kinds.has('duration') && !kinds.has('scale')) kinds.add('symptom');
+  return kinds;
+}
+
+/** Each of `items` beside another further down the list: "a cough and a fever". */
+function pairs(items: readonly string[]): [string, string][] {
+  const n = items.length;
+  return items.map((a, i) => [a, items[(i * 7 + 3) % n] as string]);
+}
+
+/** Forms of a class's words ("tooth" → tooth, teeth). */
+function formsOf(words: readonly string[], lexicon: Lexicon): string[] {
+  return [...new Set(words.flatMap((w) => (w.includes(' ') ? [w] : [...lexicon.forms(w)])))];
+}
+
+/** Scale answers: "about a seven", "seven out of ten". */
+function scaleAnswers(): string[] {
+  const out = ['it is bad', 'it is really bad', 'not too bad', 'quite bad', 'it hurts a lot'];
+  for (let n = 0; n <= 10; n++) {
+    const w = numberToWords(n);
+    const a = n === 8 ? 'an' : 'a';
+    out.push(
+      w,
+      `${a} ${w}`,
+      `maybe ${a} ${w}`,
+      `around ${w}`,
+      `i would say ${a} ${w}`,
+      `i would say ${w}`,
+      `it is ${a} ${w}`,
+      `${w} out of ten`,
+      `about ${w} out of ten`,
+    );
+  }
+  return out;
+}
+
+function medicineAnswers(lexicon: Lexicon): string[] {
+  const out = [
+    'no',
+    'nothing',
+    'none',
+    'no i am not taking anything',
+    'i am not taking anything',
+    'no medicine',
+    'no medication',
+    'nothing at the moment',
+  ];
+  for (const m of formsOf(lexicon.wordsOf('medicine'), lexicon)) {
+    out.push(m, `i am taking ${m}`, `i take ${m}`, `just ${m}`, `only ${m}`, `some ${m}`);
+  }
+  for (const [a, b] of pairs(lexicon.wordsOf('medicine'))) out.push(`${a} and ${b}`);
+  return out;
+}
+
+function allergyAnswers(lexicon: Lexicon): string[] {
+  const out = [
+    'no',
+    'none',
+    'no allergies',
+    'no i do not have any allergies',
+    'i am not allergic to anything',
+    'not that i know of',
+    'none that i know of',
+  ];
+  for (const m of formsOf(lexicon.wordsOf('medicine'), lexicon)) {
+    out.push(m, `i am allergic to ${m}`, `an allergy to ${m}`, `yes to ${m}`);
+  }
+  return out;
+}
+
+function symptomAnswers(lexicon: Lexicon): string[] {
+  const out: string[] = [];
+  const symptoms = lexicon.wordsOf('symptom');
+  for (const s of formsOf(symptoms, lexicon)) {
+    out.push(
+      s,
+      `a ${s}`,
+      `i have a ${s}`,
+      `i have ${s}`,
+      `a bad ${s}`,
+      `i have a bad ${s}`,
+      `i think i have ${s}`,
+      `i have had a ${s}`,
+    );
+  }
+  for (const [a, b] of pairs(symptoms)) out.push(`a ${a} and a ${b}`, `${a} and ${b}`);
+  const parts = lexicon.wordsOf('bodyPart');
+  for (const b of formsOf(parts, lexicon)) {
+    out.push(
+      `my ${b}`,
+      `my ${b} hurts`,
+      `my ${b} is sore`,
+      `a sore ${b}`,
+      `pain in my ${b}`,
+      `${b} pain`,
+      `my ${b} is swollen`,
+      `a swollen ${b}`,
+      `i hurt my ${b}`,
+      `i broke my ${b}`,
+      `a broken ${b}`,
+      `i cut my ${b}`,
+      `something wrong with my ${b}`,
+    );
+  }
+  for (const [a, b] of pairs(parts)) out.push(`my ${a} and my ${b}`);
+  return out;
+}
+
+/** Answers of the given kinds, normalised. */
+export function kindAnswers(kinds: ReadonlySet<AnswerKind>, lexicon: Lexicon | null): string[] {
+  const out: string[] = [];
+  if (kinds.has('duration')) out.push(...durationPhrases());
+  if (kinds.has('scale')) out.push(...scaleAnswers());
+  if (lexicon) {
+    if (kinds.has('medicine')) out.push(...medicineAnswers(lexicon));
+    if (kinds.has('allergy')) out.push(...allergyAnswers(lexicon));
+    if (kinds.has('symptom')) out.push(...symptomAnswers(lexicon));
+  }
+  return [...new Set(out.map(normalizeText).filter((s) => s !== ''))];
+}
