@@ -24,6 +24,7 @@ export class Caller {
   #seed = 1;
   #timer = null;
   #waiters = new Set();
+  #open = true;
 
   constructor(socket) {
     this.socket = socket;
@@ -40,6 +41,14 @@ export class Caller {
       for (const wake of [...this.#waiters]) wake();
     });
     this.closed = new Promise((resolve) => socket.on('close', resolve));
+    // A call the server ended (a goodbye it heard, say) sends nothing more: lines still
+    // queued are never sent, and whoever waits for them goes on.
+    this.closed.then(() => {
+      this.#open = false;
+      for (const sent of this.#marks.values()) sent(performance.now());
+      this.#marks.clear();
+      for (const wake of [...this.#waiters]) wake();
+    });
   }
 
   static async connect(webCallUrl) {
@@ -72,6 +81,7 @@ export class Caller {
    * frame holding speech was sent: the caller's last word, known exactly.
    */
   say(samples) {
+    if (!this.#open) return Promise.resolve(performance.now());
     const last = lastSpeechFrame(samples);
     const mark = Symbol('end of speech');
     const sent = new Promise((resolve) => this.#marks.set(mark, resolve));
@@ -105,14 +115,14 @@ export class Caller {
     }
   }
 
-  /** Waits until the assistant has stopped speaking after message index `from`. */
+  /** Waits until the assistant has stopped speaking after message index `from`, or the call ended. */
   untilAssistantStops(from, timeoutMs = 60_000) {
     return this.waitFor(
       () =>
         this.find(
           (m) => m.type === 'speech-update' && m.role === 'assistant' && m.status === 'stopped',
           from,
-        ),
+        ) ?? !this.#open,
       timeoutMs,
       'the assistant to stop speaking',
     );
@@ -125,15 +135,16 @@ export class Caller {
   async turn(samples) {
     const from = this.messages.length;
     const speechEnd = await this.say(samples);
+    const final = (m) =>
+      m.type === 'transcript' && m.role === 'user' && m.transcriptType === 'final';
+    // After the call has ended nothing is heard: the turn counts as unanswered.
     const heard = await this.waitFor(
-      () =>
-        this.find(
-          (m) => m.type === 'transcript' && m.role === 'user' && m.transcriptType === 'final',
-          from,
-        ),
+      () => this.find(final, from) ?? (this.#open ? undefined : 'ended'),
       20_000,
       'the final transcript',
-    ).catch(() => null);
+    )
+      .then((m) => (m === 'ended' ? null : m))
+      .catch(() => null);
     // Nothing recognised means no reply is coming: the turn is over.
     if (heard !== null) await this.untilAssistantStops(from);
     const firstAudio = this.audioTimes.find((t) => t > speechEnd);
