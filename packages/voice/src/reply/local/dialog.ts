@@ -105,8 +105,7 @@ export class Dialog {
     const intake = this.intake;
     if (n === '') return say('Sorry, I did not catch that. Could you say it again?');
 
-    if (isGoodbye(n, this.endCallPhrases)) return { text: this.endCallMessage, endCall: true };
-
+    // An emergency comes before everything, a goodbye in the same breath included.
     const urgent = this.urgentEntry(n);
     if (urgent) {
       this.urgentValue = true;
@@ -121,6 +120,8 @@ export class Dialog {
       }
       return say(urgent.answer);
     }
+
+    if (isGoodbye(n, this.endCallPhrases)) return { text: this.endCallMessage, endCall: true };
 
     if (intake?.active) {
       const intent = smallTalk(n);

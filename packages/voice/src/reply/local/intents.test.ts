@@ -30,6 +30,9 @@ describe('small-talk intents', () => {
   it('ends on goodbyes and the configured phrases', () => {
     expect(isGoodbye('goodbye')).toBe(true);
     expect(isGoodbye('ok bye then')).toBe(true);
+    expect(isGoodbye('goodbye for now')).toBe(true);
+    // A goodbye the sentence runs on from is not one.
+    expect(isGoodbye('my tooth hurts bye i can not chew on that side')).toBe(false);
     expect(isGoodbye('that is all thank you', ['that is all thank you'])).toBe(true);
     expect(isGoodbye('that is all thank you')).toBe(false);
     expect(isGoodbye('maybe')).toBe(false);

@@ -3,7 +3,7 @@
  * `normalize` in text.ts). Most intents match a whole utterance, so "hello where is the
  * pharmacy" is a knowledge question, not a greeting.
  */
-import { containsPhrase, stripFillers } from './text.js';
+import { normalize, stripFillers } from './text.js';
 
 export type SmallTalk = 'greeting' | 'thanks' | 'repeat' | 'capabilities';
 
@@ -52,8 +52,22 @@ const GOODBYES = [
 
 /** Whether the caller is ending the call (the assistant's end-call phrases, or a goodbye). */
 export function isGoodbye(normalized: string, endCallPhrases: readonly string[] = []): boolean {
-  return [...endCallPhrases, ...GOODBYES].some((p) => containsPhrase(normalized, p));
+  const words = normalized.split(' ').filter(Boolean);
+  return [...endCallPhrases, ...GOODBYES].some((phrase) => {
+    const p = normalize(phrase).split(' ').filter(Boolean);
+    if (p.length === 0) return false;
+    for (let at = 0; at + p.length <= words.length; at++) {
+      if (!p.every((w, k) => words[at + k] === w)) continue;
+      // "thanks, bye" and "ok bye then" end the call; "bye" in the middle of a sentence
+      // that goes on ("… bye can not swallow") is more likely a misheard word.
+      if (words.length - (at + p.length) <= MAX_WORDS_AFTER_GOODBYE) return true;
+    }
+    return false;
+  });
 }
+
+/** Words a caller may add after their goodbye ("bye then", "goodbye for now"). */
+const MAX_WORDS_AFTER_GOODBYE = 2;
 
 const YES_FIRST = new Set([
   'yes',

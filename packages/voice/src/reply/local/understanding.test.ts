@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { AssistantDto, KnowledgeEntry } from '@talkbooth/protocol';
 import { describe, expect, it } from 'vitest';
 import { Call, demo, demoAnswer, demoAssistant } from '../testing/conversation.js';
+import type { ReplyEvent } from '../types.js';
 import { BUILT_IN_EMERGENCY } from './dialog.js';
 import { EmergencyDetector } from './emergency.js';
 import { LocalReplyEngine } from './engine.js';
@@ -124,6 +125,18 @@ describe('emergencies in the caller’s own words', () => {
     const dentalKb = new KnowledgeBase(dental.knowledgeBase);
     expect(dentalKb.urgent('is my bone ok')).toBeUndefined();
     expect(dentalKb.urgent('i think i knocked my tooth out')?.entry.id).toBe('emergency');
+  });
+
+  it('answers an emergency said with a goodbye, and keeps the call', async () => {
+    const call = newCall();
+    const turn = call.engine.reply(
+      [{ role: 'user', content: 'he has collapsed please help bye' }],
+      new AbortController().signal,
+    );
+    const events: ReplyEvent[] = [];
+    for await (const e of turn) events.push(e);
+    expect(events).toContainEqual({ type: 'text', text: demoAnswer('emergency') });
+    expect(events.some((e) => e.type === 'end-call')).toBe(false);
   });
 
   it('answers with the urgent entry, and flags the call', async () => {
