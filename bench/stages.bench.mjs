@@ -37,7 +37,8 @@ export const about =
   'audio duration on one core; 0.05 means a second of audio costs 50 ms, which is also the ' +
   'mean share of each 20 ms frame). Caller audio: the dev lines, intake answers and ' +
   'off-topic lines in several eSpeak voices at 16 kHz over a −55 dBFS noise floor, ' +
-  'synthesized once and fed in 20 ms frames as a call does. References from the same run: ' +
+  'synthesized once and fed in 20 ms frames as a call does, each as the first utterance ' +
+  'of a call (intake answers after their question). References from the same run: ' +
   'the 95th-percentile frame against the 20 ms budget; for recognition, each model’s word ' +
   'error rate on the same audio (the domain model is fast and accurate in-domain but turns ' +
   'off-topic speech into word salad, hence the product’s fallback to the general model; ' +
@@ -150,12 +151,14 @@ async function measureSynthesis(assistant, variableValues, plan) {
 
 /** The lines callers say, by set; `perSet` of each (quick mode takes a few). */
 function callerLines(perSet) {
+  const questions = demoAssistantDefinition().model.intake.questions.map((q) => q.ask);
   const sets = {
-    dev: devLines.lines.map(({ text }) => text),
-    intake: devLines.intakeAnswers,
-    off: OFF_TOPIC,
+    dev: devLines.lines.map(({ text }) => ({ text })),
+    // Each intake answer after the question it answers, as in a call.
+    intake: devLines.intakeAnswers.map((text, i) => ({ text, question: questions[i] })),
+    off: OFF_TOPIC.map((text) => ({ text })),
   };
-  return SETS.flatMap((set) => sets[set].slice(0, perSet).map((text) => ({ text, set })));
+  return SETS.flatMap((set) => sets[set].slice(0, perSet).map((line) => ({ ...line, set })));
 }
 
 /** Lines answered from the knowledge base (no intake, no goodbye, which change the call). */

@@ -73,7 +73,7 @@ export function decodeAll(recognizers, utterances) {
 
 /** One utterance, pushed frame by frame as the session does, then finish(). */
 function decode(recognizer, utterance) {
-  const stream = recognizer.open();
+  const stream = recognizer.open(utterance.question ? { question: utterance.question } : {});
   const pushUs = utterance.frames.map((frame) => {
     const started = hrtimeUs();
     stream.push(frame);

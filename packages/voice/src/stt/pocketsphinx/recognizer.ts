@@ -563,8 +563,8 @@ class Stream implements PocketsphinxRecognitionStream {
   readonly #minConfidence: number;
   readonly #release: (s: Stream) => void;
   /**
-   * Frames held back until the utterance's mean is known (`utterance` adaptation); null
-   * once decoding has begun.
+   * Frames held back until the utterance's mean is known (a call's first utterance, `call`
+   * adaptation); null once decoding has begun.
    */
   #warmUp: Int16Array[] | null;
   /** The mean the decoders start from (null: they keep their own). */
