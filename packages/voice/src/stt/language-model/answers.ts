@@ -11,17 +11,9 @@ import { normalizeText, numberToWords } from './normalize.js';
 
 export type AnswerKind = 'duration' | 'scale' | 'medicine' | 'allergy' | 'symptom';
 
+/** "one" to "ten", then the vaguer counts. */
 const DURATION_NUMBERS = [
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
+  ...Array.from({ length: 10 }, (_, i) => numberToWords(i + 1)),
   'a few',
   'a couple of',
 ];
