@@ -20,6 +20,30 @@ export const TEST_VOICES: readonly Voice[] = [
   { voice: 'en-us+f3', rate: 170 },
 ];
 
+/**
+ * sox's arguments from eSpeak's WAV to the caller's raw 16 kHz samples. `-R` (repeatable)
+ * seeds the dither sox adds when it resamples: without it the dither is seeded from the
+ * clock, the same line differs in its last bit from run to run, and a recognition result
+ * near a threshold came out one way alone and the other way in the full suite.
+ */
+const SOX_TO_CALLER_RATE = [
+  '-R',
+  '-t',
+  'wav',
+  '-',
+  '-t',
+  'raw',
+  '-r',
+  String(CALLER_SAMPLE_RATE),
+  '-e',
+  'signed-integer',
+  '-b',
+  '16',
+  '-c',
+  '1',
+  '-',
+];
+
 /** Whether the `espeak-ng` and `sox` commands run. */
 export function speechToolsAvailable(): boolean {
   try {
@@ -41,26 +65,11 @@ export function synthesize(text: string, voice: Voice): Int16Array {
       maxBuffer: 64 * 1024 * 1024,
     },
   );
-  const raw = execFileSync(
-    'sox',
-    [
-      '-t',
-      'wav',
-      '-',
-      '-t',
-      'raw',
-      '-r',
-      String(CALLER_SAMPLE_RATE),
-      '-e',
-      'signed-integer',
-      '-b',
-      '16',
-      '-c',
-      '1',
-      '-',
-    ],
-    { input: wav, stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 },
-  );
+  const raw = execFileSync('sox', SOX_TO_CALLER_RATE, {
+    input: wav,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const copy = new Uint8Array(raw.length);
   copy.set(raw);
   return new Int16Array(copy.buffer, 0, Math.floor(copy.length / 2));
@@ -139,26 +148,7 @@ export async function synthesizeAsync(text: string, voice: Voice): Promise<Int16
     '--stdout',
     text,
   ]);
-  const raw = await run(
-    'sox',
-    [
-      '-t',
-      'wav',
-      '-',
-      '-t',
-      'raw',
-      '-r',
-      String(CALLER_SAMPLE_RATE),
-      '-e',
-      'signed-integer',
-      '-b',
-      '16',
-      '-c',
-      '1',
-      '-',
-    ],
-    wav,
-  );
+  const raw = await run('sox', SOX_TO_CALLER_RATE, wav);
   const copy = new Uint8Array(raw.length);
   copy.set(raw);
   return new Int16Array(copy.buffer, 0, Math.floor(copy.length / 2));
