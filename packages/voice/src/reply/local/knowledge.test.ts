@@ -111,6 +111,35 @@ describe('KnowledgeBase on the demo clinic', () => {
     expect(kb.retrieve('the central library').kind).toBe('clarify');
   });
 
+  it('asks back, never answers, when a match rests on a question word alone', () => {
+    // "when" is in the hours questions, but says nothing about what is asked.
+    const when = kb.retrieve('when would that be');
+    expect(when.kind).toBe('clarify');
+    expect(when.kind === 'clarify' && when.match.entry.id).toBe('hours');
+    expect(kb.rank('when would that be')[0]?.questionWords).toBe(0);
+    // With a word of the topic, the same question word answers.
+    expect(kb.retrieve('when do you open').kind).toBe('answer');
+  });
+
+  it('counts a word of the answer as support only when the caller said it', () => {
+    const custom = new KnowledgeBase([
+      {
+        id: 'cleaning',
+        questions: ['how long does a cleaning take'],
+        answer: 'A cleaning takes forty minutes, best booked in the morning.',
+      },
+      { id: 'hours', questions: ['when are you open'], answer: 'Nine to five, Monday to Friday.' },
+    ]);
+    // "dawn" only means something like "morning", a word of the answer: it matches the
+    // entry but does not support it (below the sure threshold, one supporting word asks).
+    const related = custom.rank('a cleaning at dawn')[0];
+    expect(related?.entry.id).toBe('cleaning');
+    expect(related?.matchedWords).toBe(2);
+    expect(related?.supportWords).toBe(1);
+    // "morning" is the caller's own word in the answer: it does.
+    expect(custom.rank('a cleaning in the morning')[0]?.supportWords).toBe(2);
+  });
+
   it('matches urgent entries at a lower threshold', () => {
     expect(DEFAULT_THRESHOLDS.urgent).toBeLessThan(DEFAULT_THRESHOLDS.answer);
     const hurt = kb.urgent('my chest is sore');

@@ -86,6 +86,13 @@ export interface KnowledgeMatch {
   firmInQuestions: boolean;
   /** How many of the caller's words found a term in this entry. */
   matchedWords: number;
+  /** How many of the caller's words have a term (not a {@link WEAK_TERMS} one) in the entry's questions. */
+  questionWords: number;
+  /**
+   * How many of the caller's words support this entry: a word with a term in the entry's
+   * questions, or the caller's own word (not only a related one) in its answer.
+   */
+  supportWords: number;
   /** Whether a firm term (see `firmInQuestions`) is anywhere in the entry, answer included. */
   firm: boolean;
 }
@@ -111,6 +118,8 @@ export interface AnalysedQuery {
   firm: Set<string>;
   /** For each word that matched, the terms it stands for and their weights. */
   words: Map<string, number>[];
+  /** For each word that matched (same order), the terms it is itself or nearly spells. */
+  firmWords: Set<string>[];
   unknown: string[];
 }
 
@@ -179,36 +188,46 @@ export class KnowledgeBase {
     const ws = joinCompounds(words(text), (t) => this.index.has(t));
     const terms = new Map<string, number>();
     const perWord: Map<string, number>[] = [];
+    const firmWords: Set<string>[] = [];
     const firm = new Set<string>();
     const unknown: string[] = [];
     for (const w of ws) {
       if (STOP_WORDS.has(w)) continue;
       const term = stem(synonym(w));
       const mine = new Map<string, number>();
+      const mineFirm = new Set<string>();
       if (this.index.has(term)) {
         mine.set(term, 1);
-        firm.add(term);
+        mineFirm.add(term);
       } else {
         for (const meant of this.closestInMeaning(w)) mine.set(meant.term, meant.similarity);
         const near = this.nearest(term);
         if (near !== undefined) {
           mine.set(near, Math.max(mine.get(near) ?? 0, FUZZY_WEIGHT));
-          firm.add(near);
+          mineFirm.add(near);
         }
       }
       if (mine.size === 0) {
         if (!unknown.includes(term)) unknown.push(term);
         continue;
       }
+      for (const t of mineFirm) firm.add(t);
       perWord.push(mine);
+      firmWords.push(mineFirm);
       for (const [t, weight] of mine) terms.set(t, Math.max(terms.get(t) ?? 0, weight));
     }
-    return { terms, firm, words: perWord, unknown };
+    return { terms, firm, words: perWord, firmWords, unknown };
   }
 
   /** All entries that share a term with the text, best first, with their confidence. */
   rank(text: string, filter?: (entry: KnowledgeEntry) => boolean): KnowledgeMatch[] {
-    const { terms, firm: firmTerms, words: perWord, unknown } = this.analyse(text);
+    const {
+      terms,
+      firm: firmTerms,
+      words: perWord,
+      firmWords: firmPerWord,
+      unknown,
+    } = this.analyse(text);
     if (terms.size === 0) return [];
     // Each word counts once in the reference, by its strongest reading, and in full: a word
     // that only means something close to an entry's word scores a share of what the word
@@ -234,6 +253,18 @@ export class KnowledgeBase {
       matchedWords: perWord.filter((mine) =>
         [...mine.keys()].some((t) => this.entryTerms[hit.id]?.has(t) === true),
       ).length,
+      questionWords: perWord.filter((mine) =>
+        [...mine.keys()].some(
+          (t) => !WEAK_TERMS.has(t) && this.questionTerms[hit.id]?.has(t) === true,
+        ),
+      ).length,
+      supportWords: perWord.filter((mine, w) =>
+        [...mine.keys()].some(
+          (t) =>
+            this.questionTerms[hit.id]?.has(t) === true ||
+            (firmPerWord[w]?.has(t) === true && this.entryTerms[hit.id]?.has(t) === true),
+        ),
+      ).length,
     }));
   }
 
@@ -249,9 +280,12 @@ export class KnowledgeBase {
 
   /**
    * What to do with the caller's words:
-   *   - answer: the best entry is sure (confidence ≥ `answer`), or likely (≥ `clarify`),
-   *     well ahead of the next ({@link CLEAR_LEAD}) on a word of its own questions, and
-   *     matched by two or more of the caller's words;
+   *   - answer: the best entry is sure (confidence ≥ `answer`) through a word of its
+   *     questions that is not only a question word ("when"); or likely (≥ `clarify`), well
+   *     ahead of the next ({@link CLEAR_LEAD}) on the caller's own word in its questions,
+   *     and supported by two or more of the caller's words (a word of its questions, or
+   *     the caller's own word in its answer: a merely related word of the answer is not
+   *     enough);
    *   - choose: two entries fit about equally ({@link CLOSE_RACE}): ask which;
    *   - clarify: the best entry is likely but not sure: ask whether it is meant;
    *   - none: nothing fits, or only through words related in meaning (never enough alone to
@@ -262,8 +296,10 @@ export class KnowledgeBase {
     if (!best) return { kind: 'none' };
     const { answer, clarify } = this.thresholds;
     const lead = second === undefined ? Infinity : best.score / second.score;
-    // A match on the answer's words alone is never sure enough to answer outright.
-    if (best.inQuestions && best.confidence >= answer && lead >= CLOSE_RACE) {
+    // A match on the answer's words alone is never sure enough to answer outright, nor one
+    // on question words too common to tell a topic ("when", "where") alone.
+    const grounded = best.questionWords >= 1;
+    if (grounded && best.confidence >= answer && lead >= CLOSE_RACE) {
       return { kind: 'answer', match: best };
     }
     if (!best.firm && best.confidence < answer) return { kind: 'none', closest: best };
@@ -271,7 +307,7 @@ export class KnowledgeBase {
       best.firmInQuestions &&
       best.confidence >= clarify &&
       lead >= CLEAR_LEAD &&
-      best.matchedWords >= 2
+      best.supportWords >= 2
     ) {
       return { kind: 'answer', match: best };
     }
