@@ -398,6 +398,32 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     expect(alone.channel?.values).not.toEqual(first[1]?.channel?.values);
   });
 
+  it("spreads a first utterance's catch-up over the next pushes, and hears it the same", () => {
+    const i = indexes('dev', TEST_VOICES[0]).find(
+      (k) => items[k]?.text === 'is there parking near the clinic',
+    ) as number;
+    const frames = audio[i] as Int16Array[];
+    const stream = recognizer.open();
+    const pending = frames.map((f) => {
+      stream.push(f);
+      return stream.pendingFrames;
+    });
+    // One second is held to measure the channel; then at most four held frames (and the
+    // new one) are decoded per push, until none is left.
+    expect(pending[48]).toBe(49);
+    expect(pending[49]).toBe(46);
+    for (let k = 50; k < pending.length; k++)
+      expect((pending[k - 1] as number) - (pending[k] as number)).toBeLessThanOrEqual(4);
+    expect(pending.at(-1)).toBe(0);
+    expect(stream.finish().text).toBe(resultOf(i).text);
+    // Finished while frames are still held back: they are all decoded first (the first
+    // 300 ms are silence; the rest is "is there parking…", of which decoding only the
+    // frames pushed since the warm-up would leave nothing).
+    const early = recognizer.open();
+    for (const f of frames.slice(0, 52)) early.push(f);
+    expect(early.pendingFrames).toBe(38);
+    expect(early.finish().text.split(' ').length).toBeGreaterThanOrEqual(2);
+  });
   it("measures an utterance's mean cepstrum as the decoder's own front end does, and sets it", () => {
     const api = pocketsphinx();
     const files = checkModel();

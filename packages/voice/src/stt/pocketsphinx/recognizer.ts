@@ -118,6 +118,8 @@ export interface DetailedRecognitionResult extends RecognitionResult {
 
 export interface PocketsphinxRecognitionStream extends RecognitionStream {
   finish(): DetailedRecognitionResult;
+  /** Frames pushed and not yet decoded (the warm-up's audio, caught up a few per push). */
+  readonly pendingFrames: number;
 }
 
 /**
@@ -140,9 +142,16 @@ const DOUBT_MIN_WORDS = 2;
 const CATCH_UP_FRAMES = 2;
 /**
  * Audio measured for an utterance's cepstral mean before decoding starts (1 s): enough
- * speech for a stable mean; the decoders catch up on it in a few tens of milliseconds.
+ * speech for a stable mean. The decoders then catch up on it.
  */
 const WARM_UP_FRAMES = 50;
+/**
+ * Warm-up frames decoded per push beside the new one, so the catch-up (30–40 ms of
+ * decoding) is spread over the next ~250 ms of pushes instead of stalling every other
+ * call on the event loop at once. The end-of-speech delay's silence drains the rest before
+ * `finish()` is called.
+ */
+const WARM_UP_CATCH_UP_PER_PUSH = 4;
 /** Longest utterance kept for the general fallback (60 s). */
 const MAX_BUFFERED_FRAMES = 3000;
 
@@ -567,6 +576,8 @@ class Stream implements PocketsphinxRecognitionStream {
    * adaptation); null once decoding has begun.
    */
   #warmUp: Int16Array[] | null;
+  /** Frames pushed after the warm-up ended but not yet decoded, oldest first. */
+  #backlog: Int16Array[] = [];
   /** The mean the decoders start from (null: they keep their own). */
   #mean: Float32Array | null = null;
   /** Whether results carry a channel estimate (`call` adaptation). */
@@ -617,13 +628,28 @@ class Stream implements PocketsphinxRecognitionStream {
     this.#pushed++;
     if (this.#warmUp !== null) {
       this.#warmUp.push(frame.slice());
-      if (this.#warmUp.length >= WARM_UP_FRAMES) this.#endWarmUp();
+      if (this.#warmUp.length >= WARM_UP_FRAMES) {
+        this.#endWarmUp();
+        this.#drain(WARM_UP_CATCH_UP_PER_PUSH);
+      }
+      return;
+    }
+    if (this.#backlog.length > 0) {
+      this.#backlog.push(frame.slice());
+      this.#drain(1 + WARM_UP_CATCH_UP_PER_PUSH);
       return;
     }
     this.#decode(frame);
   }
 
-  /** Measures the held-back audio's mean, starts the decoders from it and catches up. */
+  get pendingFrames(): number {
+    return (this.#warmUp?.length ?? 0) + this.#backlog.length;
+  }
+
+  /**
+   * Measures the held-back audio's mean and starts the decoders from it; the held frames
+   * wait in the backlog.
+   */
   #endWarmUp(): void {
     const held = this.#warmUp ?? [];
     this.#warmUp = null;
@@ -631,7 +657,14 @@ class Stream implements PocketsphinxRecognitionStream {
       this.#mean = this.#api.meanCepstrum(this.#pair.frontEnd, concatenate(held));
     }
     this.#beginDecoding();
-    for (const f of held) this.#decode(f);
+    this.#backlog = held;
+  }
+
+  /** Decodes up to `count` frames of the backlog, oldest first. */
+  #drain(count: number): void {
+    const n = Math.min(count, this.#backlog.length);
+    for (let i = 0; i < n; i++) this.#decode(this.#backlog[i] as Int16Array);
+    this.#backlog.splice(0, n);
   }
 
   #beginDecoding(): void {
@@ -691,6 +724,7 @@ class Stream implements PocketsphinxRecognitionStream {
     try {
       // A short utterance is measured whole.
       if (this.#warmUp !== null) this.#endWarmUp();
+      this.#drain(this.#backlog.length);
       const domain = this.#pair.domain;
       if (!domain) {
         const text = this.#endGeneral();
@@ -825,6 +859,7 @@ class Stream implements PocketsphinxRecognitionStream {
     this.#abortGeneral();
     this.#done = true;
     this.#frames.length = 0;
+    this.#backlog = [];
     this.#release(this);
   }
 
