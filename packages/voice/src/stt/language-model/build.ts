@@ -174,7 +174,8 @@ export function buildDomainModel(options: DomainModelOptions): DomainModel {
   if (training.size === 0)
     throw new Error('domain language model: no sentence has a word the dictionary knows');
   const model = trainKneserNey([...training].map(([s, c]) => [s.split(' '), c] as const));
-  const words = new Set(modelWordsOf(model));
+  const domainWords = modelWordsOf(model);
+  const words = new Set(domainWords);
 
   const questions: { question: string; file: string; wordCount: number; arpa: string }[] = [];
   for (const question of new Set(
@@ -198,12 +199,14 @@ export function buildDomainModel(options: DomainModelOptions): DomainModel {
   const meta: Meta = {
     builder: LANGUAGE_MODEL_BUILDER_VERSION,
     droppedWords: [...dropped].sort(),
-    wordCount: modelWordsOf(model).length,
+    wordCount: domainWords.length,
     sentenceCount: training.size,
     ngramCounts: model.ngrams.map((g) => g.size),
     questions: questions.map(({ question, file, wordCount }) => ({ question, file, wordCount })),
   };
 
+  // Write into a private folder, then move it into place: concurrent builders never see
+  // half a model, and the first one to finish wins.
   mkdirSync(options.cacheDir, { recursive: true });
   const tmp = join(
     options.cacheDir,

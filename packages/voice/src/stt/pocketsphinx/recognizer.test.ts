@@ -123,6 +123,9 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
   }
   const indexes = (set: string, voice?: Voice) =>
     items.flatMap((it, i) => (it.set === set && (!voice || it.voice === voice) ? [i] : []));
+  /** The index of a dev line in the first test voice. */
+  const firstVoiceLine = (text: string): number =>
+    indexes('dev', TEST_VOICES[0]).find((k) => items[k]?.text === text) as number;
 
   it('recognises the dev lines with the domain model (WER ≤ 20 % overall)', () => {
     const pairs: [string, string][] = [];
@@ -201,9 +204,7 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
   });
 
   it('decodes as frames arrive: partials before finish, fast pushes and a fast finish', () => {
-    const i = indexes('dev', TEST_VOICES[0]).find(
-      (k) => items[k]?.text === 'i would like to book an appointment',
-    ) as number;
+    const i = firstVoiceLine('i would like to book an appointment');
     const frames = audio[i] as Int16Array[];
     const stream = recognizer.open();
     const partials: string[] = [];
@@ -399,9 +400,7 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
   });
 
   it("spreads a first utterance's catch-up over the next pushes, and hears it the same", () => {
-    const i = indexes('dev', TEST_VOICES[0]).find(
-      (k) => items[k]?.text === 'is there parking near the clinic',
-    ) as number;
+    const i = firstVoiceLine('is there parking near the clinic');
     const frames = audio[i] as Int16Array[];
     const stream = recognizer.open();
     const pending = frames.map((f) => {

@@ -88,7 +88,7 @@ export interface PocketsphinxRecognizerOptions {
   minQuestionConfidence?: number;
   /**
    * What the decoders' cepstral-mean normalisation adapts to (see `Adaptation`). Default
-   * `utterance`.
+   * `call`.
    */
   adaptation?: Adaptation;
   /** Decoder pairs made up front (more are made on demand). Default 1. */
