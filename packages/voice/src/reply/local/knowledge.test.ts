@@ -121,6 +121,33 @@ describe('KnowledgeBase on the demo clinic', () => {
     expect(kb.retrieve('when do you open').kind).toBe('answer');
   });
 
+  it('answers on a word only one entry asks about, with nothing but light words beside it', () => {
+    // "results" is in the results entry's questions and nowhere else; "back", "again", "still",
+    // "got", "here" are light words, which say nothing of a topic.
+    for (const line of ['are the results back again', 'my results still have not got here']) {
+      const best = kb.rank(line)[0];
+      expect(best?.entry.id).toBe('results');
+      expect(best?.distinctWords).toBe(1);
+      expect(best?.supportWords).toBe(1);
+      expect(best?.confidence ?? 1).toBeLessThan(DEFAULT_THRESHOLDS.answer);
+      const found = kb.retrieve(line);
+      expect(found.kind === 'answer' && found.match.entry.id).toBe('results');
+    }
+  });
+
+  it('does not answer on one topic word beside a word that points to another entry', () => {
+    // "hospital" means something close to "clinic", a word of the address and parking
+    // questions: the caller may be asking about something else.
+    const line = 'did you get my results from the hospital';
+    const best = kb.rank(line)[0];
+    expect(best?.entry.id).toBe('results');
+    expect(best?.distinctWords).toBe(1);
+    expect(best?.otherTopicWords).toBe(1);
+    expect(kb.retrieve(line).kind).not.toBe('answer');
+    // Nor beside a word nobody wrote about ("nice"), which may be what is asked.
+    expect(kb.rank('is the doctor nice')[0]?.unknownContentWords).toBe(1);
+  });
+
   it('counts a word of the answer as support only when the caller said it', () => {
     const custom = new KnowledgeBase([
       {

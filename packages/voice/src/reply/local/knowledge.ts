@@ -47,6 +47,11 @@ const MIN_MEANING_SIMILARITY = 0.3;
 const MAX_MEANINGS = 3;
 /** The best entry's score over the next one's at which it is answered without a doubt. */
 const CLEAR_LEAD = 1.4;
+/**
+ * The least confidence at which a word naming one entry's topic answers it (the caller's
+ * other words, known to the knowledge base but not this entry, weigh against it).
+ */
+const MIN_TOPIC_CONFIDENCE = 0.2;
 /** Below this lead the two entries are a close race: the caller is asked which one. */
 const CLOSE_RACE = 1.2;
 /**
@@ -95,6 +100,21 @@ export interface KnowledgeMatch {
   supportWords: number;
   /** Whether a firm term (see `firmInQuestions`) is anywhere in the entry, answer included. */
   firm: boolean;
+  /**
+   * How many of the caller's own words (not a {@link WEAK_TERMS} one) are in this entry's
+   * questions and nowhere else in the knowledge base: words that name this entry's topic.
+   */
+  distinctWords: number;
+  /**
+   * The caller's words the knowledge base has no term for, other than light words ("come",
+   * "back", "around"): a thing or a quality nobody wrote about may be what is asked.
+   */
+  unknownContentWords: number;
+  /**
+   * How many of the caller's words point only to other entries: with no term in this one,
+   * and their own word in another entry, or a related word in another entry's questions.
+   */
+  otherTopicWords: number;
 }
 
 export type Retrieval =
@@ -120,7 +140,10 @@ export interface AnalysedQuery {
   words: Map<string, number>[];
   /** For each word that matched (same order), the terms it is itself or nearly spells. */
   firmWords: Set<string>[];
+  /** Terms of the words nothing matched. */
   unknown: string[];
+  /** The words nothing matched, as the caller said them. */
+  unknownWords: string[];
 }
 
 export class KnowledgeBase {
@@ -191,6 +214,7 @@ export class KnowledgeBase {
     const firmWords: Set<string>[] = [];
     const firm = new Set<string>();
     const unknown: string[] = [];
+    const unknownWords: string[] = [];
     for (const w of ws) {
       if (STOP_WORDS.has(w)) continue;
       const term = stem(synonym(w));
@@ -209,6 +233,7 @@ export class KnowledgeBase {
       }
       if (mine.size === 0) {
         if (!unknown.includes(term)) unknown.push(term);
+        unknownWords.push(w);
         continue;
       }
       for (const t of mineFirm) firm.add(t);
@@ -216,7 +241,7 @@ export class KnowledgeBase {
       firmWords.push(mineFirm);
       for (const [t, weight] of mine) terms.set(t, Math.max(terms.get(t) ?? 0, weight));
     }
-    return { terms, firm, words: perWord, firmWords, unknown };
+    return { terms, firm, words: perWord, firmWords, unknown, unknownWords };
   }
 
   /** All entries that share a term with the text, best first, with their confidence. */
@@ -227,6 +252,7 @@ export class KnowledgeBase {
       words: perWord,
       firmWords: firmPerWord,
       unknown,
+      unknownWords,
     } = this.analyse(text);
     if (terms.size === 0) return [];
     // Each word counts once in the reference, by its strongest reading, and in full: a word
@@ -242,6 +268,7 @@ export class KnowledgeBase {
       reference += best;
     }
     const firm = [...firmTerms].filter((term) => !WEAK_TERMS.has(term));
+    const unknownContentWords = unknownWords.filter((w) => !this.lexicon.isLight(w)).length;
     const hits = this.index.search(terms, filter && ((i) => filter(this.entryAt(i))));
     return hits.map((hit) => ({
       entry: this.entryAt(hit.id),
@@ -250,6 +277,30 @@ export class KnowledgeBase {
       inQuestions: [...terms.keys()].some((t) => this.questionTerms[hit.id]?.has(t) === true),
       firmInQuestions: firm.some((t) => this.questionTerms[hit.id]?.has(t) === true),
       firm: firm.some((t) => this.entryTerms[hit.id]?.has(t) === true),
+      distinctWords: firmPerWord.filter((mine) =>
+        [...mine].some(
+          (t) =>
+            !WEAK_TERMS.has(t) &&
+            this.questionTerms[hit.id]?.has(t) === true &&
+            this.entryTerms.every((terms, i) => i === hit.id || !terms.has(t)),
+        ),
+      ).length,
+      unknownContentWords,
+      otherTopicWords: perWord.filter(
+        (mine, w) =>
+          ![...mine.keys()].some((t) => this.entryTerms[hit.id]?.has(t) === true) &&
+          [...mine.keys()].some(
+            (t) =>
+              !WEAK_TERMS.has(t) &&
+              this.entryTerms.some(
+                (terms, i) =>
+                  i !== hit.id &&
+                  (firmPerWord[w]?.has(t) === true
+                    ? terms.has(t)
+                    : this.questionTerms[i]?.has(t) === true),
+              ),
+          ),
+      ).length,
       matchedWords: perWord.filter((mine) =>
         [...mine.keys()].some((t) => this.entryTerms[hit.id]?.has(t) === true),
       ).length,
@@ -308,6 +359,17 @@ export class KnowledgeBase {
       best.confidence >= clarify &&
       lead >= CLEAR_LEAD &&
       best.supportWords >= 2
+    ) {
+      return { kind: 'answer', match: best };
+    }
+    // A word only this entry's questions use names its topic: asked about with no other
+    // thing named ("when will my results come back"), the entry is meant.
+    if (
+      best.distinctWords >= 1 &&
+      best.unknownContentWords === 0 &&
+      best.otherTopicWords === 0 &&
+      best.confidence >= MIN_TOPIC_CONFIDENCE &&
+      lead >= CLEAR_LEAD
     ) {
       return { kind: 'answer', match: best };
     }
