@@ -1,7 +1,8 @@
 /**
  * The session's contract with its recogniser, with stand-in stages: what the recogniser
  * learns about a caller's channel from one utterance reaches the same call's next
- * utterance, and so does the question the assistant asked before it.
+ * utterance, and so does the question the assistant asked before it; and a caller who
+ * answers the moment the assistant stops is heard from their first word.
  */
 import { describe, expect, it } from 'vitest';
 import { FRAME_SAMPLES } from '../audio/format.js';
@@ -20,11 +21,17 @@ import type { CallSessionListener } from './types.js';
 class RecordingRecognizer implements SpeechRecognizer {
   readonly provider = 'recording';
   readonly opened: RecognitionOptions[] = [];
+  /** The frames each utterance was given. */
+  readonly pushed: Int16Array[][] = [];
   open(options: RecognitionOptions = {}) {
     this.opened.push(options);
     const n = this.opened.length;
+    const frames: Int16Array[] = [];
+    this.pushed.push(frames);
     return {
-      push: () => undefined,
+      push: (frame: Int16Array) => {
+        frames.push(frame);
+      },
       partial: () => '',
       finish: (): RecognitionResult => ({
         text: `utterance ${n}`,
@@ -57,13 +64,16 @@ const askingReply: ReplyEngine = {
   conclude: () => ({ summary: '' }),
 };
 
-const listener: CallSessionListener = {
-  audio: () => undefined,
-  message: () => undefined,
-  conversation: () => undefined,
-  metrics: () => undefined,
-  ended: () => undefined,
-};
+function listener(overrides: Partial<CallSessionListener> = {}): CallSessionListener {
+  return {
+    audio: () => undefined,
+    message: () => undefined,
+    conversation: () => undefined,
+    metrics: () => undefined,
+    ended: () => undefined,
+    ...overrides,
+  };
+}
 
 function frames(count: number, amplitude: number): Int16Array[] {
   return Array.from({ length: count }, () =>
@@ -83,7 +93,7 @@ describe('CallSession and its recogniser', () => {
         reply: askingReply,
       },
       { endpointSilenceMs: 200 },
-      listener,
+      listener(),
     );
     session.start();
     for (let turn = 0; turn < 3; turn++) {
@@ -107,4 +117,55 @@ describe('CallSession and its recogniser', () => {
       { provider: 'recording', values: [2] },
     ]);
   });
+
+  it('hears a caller who answers at once from their first word, though the echo guard held it', async () => {
+    const recognizer = new RecordingRecognizer();
+    const stopped: string[] = [];
+    const session = new CallSession(
+      {
+        recognizer,
+        vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
+        // A loud greeting (-4 dBFS): for 400 ms after it, a voice more than 12 dB quieter
+        // may be its echo.
+        synthesizer: {
+          provider: 'loud',
+          sampleRate: 16000,
+          async *synthesize() {
+            yield frames(10, 20000).reduce((all, f) => Int16Array.from([...all, ...f]));
+          },
+          dispose: () => undefined,
+        },
+        voice: 'none',
+        reply: { ...askingReply, greeting: () => 'Hello!' },
+      },
+      { endpointSilenceMs: 200 },
+      listener({
+        message: (m) => {
+          if (m.type === 'speech-update' && m.role === 'assistant') stopped.push(m.status);
+        },
+      }),
+    );
+    session.start();
+    for (const f of frames(20, 10)) session.pushCallerAudio(f);
+    await until(() => stopped.includes('stopped'));
+    // The caller answers at once at -24 dBFS: 400 ms held back by the echo guard...
+    const held = frames(20, 2000);
+    for (const f of held) session.pushCallerAudio(f);
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    // ...and the rest of the words after its tail.
+    const rest = frames(20, 2001);
+    for (const f of [...rest, ...frames(20, 10)]) session.pushCallerAudio(f);
+    await session.end('customer-ended-call');
+    expect(recognizer.opened).toHaveLength(1);
+    const heard = recognizer.pushed[0] ?? [];
+    expect(heard.filter((f) => f[0] === 2000)).toHaveLength(held.length);
+    expect(heard.filter((f) => f[0] === 2001)).toHaveLength(rest.length);
+  });
 });
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 10) {
+    if (waited > 5000) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -162,11 +162,13 @@ export class CallSession {
     const clean = this.stages.denoiser?.process(frame) ?? frame;
     const at = now();
     const level = levelDb(frame);
-    const speech =
-      this.noise.loudEnough(level) &&
-      this.stages.vad.isSpeech(clean) &&
-      this.echo.allows(at, level);
-    const event = this.turns.push(clean, speech, () => this.turnLooksComplete());
+    const voiced = this.noise.loudEnough(level) && this.stages.vad.isSpeech(clean);
+    const speech = voiced && this.echo.allows(at, level);
+    // Once the assistant has finished, a voice the echo guard holds back in its tail is
+    // most likely the caller answering at once: if a turn starts, it keeps those frames.
+    // While the assistant still plays, it may be its echo, and is left out.
+    const held = voiced && this.phase !== 'speaking';
+    const event = this.turns.push(clean, speech, () => this.turnLooksComplete(), held);
 
     switch (event.type) {
       case 'start':

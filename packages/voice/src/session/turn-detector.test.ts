@@ -19,6 +19,23 @@ describe('TurnDetector', () => {
     expect(start.type === 'start' && start.frames.length).toBe(5);
   });
 
+  it('keeps the voiced frames held back just before a turn, up to a limit', () => {
+    // "v": sounds like speech but held back (the echo guard); "S": speech.
+    const push = (detector: TurnDetector, pattern: string) =>
+      [...pattern].map((c) => detector.push(frame(), c === 'S', () => false, c !== '.')).at(-1);
+    const held = new TurnDetector({ frameMs: 20, prerollFrames: 2, heldFrames: 5 });
+    const start = push(held, '....vvvvSSS');
+    expect(start?.type === 'start' && start.frames.length).toBe(2 + 4 + 3);
+    // A silent frame between ends the held run: only the usual pre-roll.
+    const gap = new TurnDetector({ frameMs: 20, prerollFrames: 2, heldFrames: 5 });
+    const afterGap = push(gap, '....vvvv.SSS');
+    expect(afterGap?.type === 'start' && afterGap.frames.length).toBe(2 + 3);
+    // No more than `heldFrames` held frames join.
+    const long = new TurnDetector({ frameMs: 20, prerollFrames: 2, heldFrames: 5 });
+    const capped = push(long, '.'.repeat(4) + 'v'.repeat(30) + 'SSS');
+    expect(capped?.type === 'start' && capped.frames.length).toBe(2 + 5 + 3);
+  });
+
   it('ends a turn after the silence wait, earlier when the words are complete', () => {
     const slow = new TurnDetector({ frameMs: 20, silenceMs: 500, earlySilenceMs: 200 });
     run(slow, 'SSS');

@@ -4,6 +4,11 @@
  * single noisy frames do not start one) and keeps a short pre-roll so the first syllable
  * reaches the recogniser. It ends after `silenceMs` without speech, or after the shorter
  * `earlySilenceMs` when the words so far already make a complete turn.
+ *
+ * A frame can be voiced (it sounds like speech) without counting as speech: the echo guard
+ * holds back the caller's voice just after the assistant stopped, in case it is the
+ * assistant's echo. When a turn then starts, the voiced frames right before it were the
+ * caller's first words, and they go to the recogniser too (up to `heldFrames`).
  */
 export interface TurnDetectorOptions {
   frameMs: number;
@@ -15,6 +20,8 @@ export interface TurnDetectorOptions {
   earlySilenceMs?: number;
   /** Frames kept from before the turn started. */
   prerollFrames?: number;
+  /** Voiced frames held back before the pre-roll that may still join a turn. */
+  heldFrames?: number;
 }
 
 export type TurnEvent =
@@ -33,8 +40,11 @@ export class TurnDetector {
   readonly earlySilenceMs: number;
   private readonly startFrames: number;
   private readonly prerollFrames: number;
+  private readonly heldFrames: number;
   private readonly recent: Int16Array[] = [];
   private speechRun = 0;
+  /** Consecutive voiced frames up to the latest, speech frames included. */
+  private voicedRun = 0;
   private silentFrames = 0;
   private inTurn = false;
 
@@ -44,22 +54,37 @@ export class TurnDetector {
     this.silenceMs = options.silenceMs ?? 500;
     this.earlySilenceMs = Math.min(options.earlySilenceMs ?? 250, this.silenceMs);
     this.prerollFrames = options.prerollFrames ?? 10;
+    this.heldFrames = options.heldFrames ?? 25;
   }
 
   get speaking(): boolean {
     return this.inTurn;
   }
 
-  /** One caller frame and whether it holds speech; `complete` says the words so far make a whole turn. */
-  push(frame: Int16Array, isSpeech: boolean, complete: () => boolean): TurnEvent {
+  /**
+   * One caller frame and whether it holds speech; `complete` says the words so far make a
+   * whole turn; `voiced` says it sounds like speech even if it does not count as such (held
+   * back by the echo guard).
+   */
+  push(
+    frame: Int16Array,
+    isSpeech: boolean,
+    complete: () => boolean,
+    voiced: boolean = isSpeech,
+  ): TurnEvent {
     if (!this.inTurn) {
       this.recent.push(frame);
-      if (this.recent.length > this.prerollFrames + this.startFrames) this.recent.shift();
+      const kept = this.prerollFrames + this.startFrames + this.heldFrames;
+      if (this.recent.length > kept) this.recent.shift();
       this.speechRun = isSpeech ? this.speechRun + 1 : 0;
+      this.voicedRun = isSpeech || voiced ? this.voicedRun + 1 : 0;
       if (this.speechRun < this.startFrames) return { type: 'idle' };
       this.inTurn = true;
       this.silentFrames = 0;
-      const frames = this.recent.splice(0);
+      // The pre-roll before the frames that started the turn, or before the voiced frames
+      // held back just ahead of them.
+      const count = this.prerollFrames + Math.max(this.startFrames, this.voicedRun);
+      const frames = this.recent.splice(0).slice(-count);
       return { type: 'start', frames };
     }
 
@@ -77,6 +102,7 @@ export class TurnDetector {
   reset(): void {
     this.inTurn = false;
     this.speechRun = 0;
+    this.voicedRun = 0;
     this.silentFrames = 0;
     this.recent.length = 0;
   }
