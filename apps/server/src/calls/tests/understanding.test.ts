@@ -17,7 +17,8 @@ vi.setConfig({ testTimeout: 120_000 });
 /**
  * A business the product has never seen: the dental practice, created through the platform
  * API as its developers would, then called over the web-call socket with eSpeak speech in
- * real time. Its lines are not its knowledge base's wording.
+ * real time. The lines are our own, not its knowledge base's wording, nor the benchmark's
+ * spoken lines (bench/fixtures/understanding), which only measure.
  */
 let server: TestServer;
 let assistantId: string;
@@ -68,15 +69,15 @@ describe('a dental practice created through the platform API, called over the so
     await untilAssistantStops(client, 0);
     const turns = [
       ['which days are you open', opening(answerOf('hours'))],
-      ['my cheek is really swollen and i can not swallow', opening(answerOf('emergency'))],
-      ['what is the best phone to buy', 'I am sorry, I do not know the answer to that.'],
+      ['my face has swollen up on one side', opening(answerOf('emergency'))],
+      ['can you recommend a good film', 'I am sorry, I do not know the answer to that.'],
     ] as const;
     for (const [line, expected] of turns) {
       const from = client.messages.length;
-      // A caller lets the assistant finish before answering. Speaking the moment it stops
-      // put the line's first words inside the echo guard's 400 ms tail: how many were
-      // held back varied with timing, and so did what was heard (four runs gave three
-      // readings of the off-topic line; with the pause, three runs gave one).
+      // A caller lets the assistant finish before answering. (One who answers the moment
+      // it stops speaks inside the echo guard's 400 ms tail; the session keeps what the
+      // guard held back, see call-session.test.ts, but where the turn starts still varies
+      // with timing, and so may what is heard.)
       await new Promise((resolve) => setTimeout(resolve, 600));
       await client.speak(await spokenLine(line));
       const reply = await client.heard(expected, from, 20_000);

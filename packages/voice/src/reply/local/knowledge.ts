@@ -336,7 +336,8 @@ export class KnowledgeBase {
    *     ahead of the next ({@link CLEAR_LEAD}) on the caller's own word in its questions,
    *     and supported by two or more of the caller's words (a word of its questions, or
    *     the caller's own word in its answer: a merely related word of the answer is not
-   *     enough);
+   *     enough); or named by a word only its questions use, every other word of the
+   *     caller's being a light word or one of the entry's, and well ahead of the next;
    *   - choose: two entries fit about equally ({@link CLOSE_RACE}): ask which;
    *   - clarify: the best entry is likely but not sure: ask whether it is meant;
    *   - none: nothing fits, or only through words related in meaning (never enough alone to
@@ -363,7 +364,7 @@ export class KnowledgeBase {
       return { kind: 'answer', match: best };
     }
     // A word only this entry's questions use names its topic: asked about with no other
-    // thing named ("when will my results come back"), the entry is meant.
+    // thing named ("are my results back again"), the entry is meant.
     if (
       best.distinctWords >= 1 &&
       best.unknownContentWords === 0 &&

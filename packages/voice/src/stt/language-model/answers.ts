@@ -133,7 +133,7 @@ function formsOf(words: readonly string[], lexicon: Lexicon): string[] {
   return [...new Set(words.flatMap((w) => (w.includes(' ') ? [w] : [...lexicon.forms(w)])))];
 }
 
-/** Scale answers: "about a seven", "seven out of ten". */
+/** Scale answers: "maybe a six", "six out of ten". */
 function scaleAnswers(): string[] {
   const out = ['it is bad', 'it is really bad', 'not too bad', 'quite bad', 'it hurts a lot'];
   for (let n = 0; n <= 10; n++) {
