@@ -36,12 +36,13 @@ export const about =
   'ordinary lines answered with the urgent entry. The booth rows send the same paraphrases ' +
   'through Chromium’s fake microphone, its capture processing and the page’s worklet. The ' +
   'voices of a set talk at once (one call each), so latencies are under that load; the ' +
-  'latency benchmark has the single-call figures. Read a row with its spread: two runs on ' +
-  '2026-11-23 moved a voice’s accuracy by up to three lines (11 points; the booth path up ' +
-  'to six) though the recogniser gives the same words for the same audio, because the same ' +
-  'line reached it differently. The likely cause: between lines the caller’s microphone ' +
-  'sends noise for as long as the reply takes, which differs from run to run, and the ' +
-  'call’s denoiser and channel estimate carry it.';
+  'latency benchmark has the single-call figures. Read a row with its spread: two runs at ' +
+  'c6a93ae moved a voice’s accuracy by up to three lines (11 points; the booth path up to ' +
+  'six), two at eaa1819 by up to two lines (7 points for the demo clinic, 12.5 for the ' +
+  'dental practice; the booth path two), though the recogniser gives the same words for ' +
+  'the same audio: the same line reaches it differently. Between lines the caller’s ' +
+  'microphone sends noise for as long as the reply takes, which differs from run to run, ' +
+  'and the call’s denoiser, noise floor and channel estimate carry it.';
 
 const pct = (value) => (value === null ? '–' : `${(value * 100).toFixed(1)} %`);
 
