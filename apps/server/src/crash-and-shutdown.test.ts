@@ -106,10 +106,19 @@ describe('shutting down (SIGTERM)', () => {
     // A request whose body never finishes arriving: closing the server waits for it.
     const stalled = net.connect(Number(port), '127.0.0.1');
     await new Promise<void>((resolve) => stalled.once('connect', () => resolve()));
-    stalled.write(
-      'POST /api/feedback HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"mess',
-    );
     stalled.on('error', () => undefined);
+    // Asking for "100 Continue" tells us when the server has the request: without waiting,
+    // SIGTERM could arrive before it did, and an idle socket does not hold the close up.
+    const received = new Promise<void>((resolve) =>
+      stalled.on('data', (data: Buffer) => {
+        if (data.toString().includes('100 Continue')) resolve();
+      }),
+    );
+    stalled.write(
+      'POST /api/feedback HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nExpect: 100-continue\r\n\r\n',
+    );
+    await received;
+    stalled.write('{"mess');
 
     server.child.kill('SIGTERM');
     await caller.whenClosed();
