@@ -32,6 +32,9 @@ export interface VoiceEnginesOptions {
 export class VoiceEngines {
   private synthesizerPromise: Promise<SpeechSynthesizer> | null = null;
   private readonly recognizers = new Map<string, Promise<SpeechRecognizer>>();
+  /** Language-model builds under way: closing waits for them, so none writes afterwards. */
+  private readonly preparing = new Set<Promise<unknown>>();
+  private disposed = false;
 
   constructor(
     private readonly modelCacheDir: string,
@@ -48,15 +51,21 @@ export class VoiceEngines {
   /**
    * Builds (on a worker thread) the language model a recogniser for this vocabulary will
    * use, so the first call of a newly saved assistant finds it cached. Does nothing when
-   * the recogniser is not installed.
+   * the recogniser is not installed or the engines are closing.
    */
   async prepare(vocabulary: DomainVocabulary): Promise<void> {
-    if (pocketsphinxProblem() !== null) return;
-    await buildDomainModelOffThread({
+    if (this.disposed || pocketsphinxProblem() !== null) return;
+    const build = buildDomainModelOffThread({
       vocabulary,
       cacheDir: this.languageModelDir,
       dictionaryPath: checkModel().dictionary,
     });
+    this.preparing.add(build);
+    try {
+      await build;
+    } finally {
+      this.preparing.delete(build);
+    }
   }
 
   /**
@@ -133,7 +142,10 @@ export class VoiceEngines {
     return RnnoiseSuppressor.create();
   }
 
+  /** Waits for builds under way (they write to the model cache), then frees every engine. */
   async dispose(): Promise<void> {
+    this.disposed = true;
+    await Promise.allSettled([...this.preparing]);
     const all = [...this.recognizers.values()];
     this.recognizers.clear();
     for (const recognizer of await Promise.allSettled(all)) {
