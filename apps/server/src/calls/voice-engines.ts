@@ -19,6 +19,10 @@ import {
 /** Recognisers kept ready (one per assistant vocabulary); the least recently used goes first. */
 const RECOGNIZER_CACHE_SIZE = 8;
 
+function vocabularyKey(vocabulary: DomainVocabulary): string {
+  return crypto.createHash('sha256').update(JSON.stringify(vocabulary)).digest('hex').slice(0, 16);
+}
+
 export interface VoiceEnginesOptions {
   /** How long a recogniser's decoder pool idles before shrinking to its spare. */
   idleTrimMs?: number;
@@ -32,8 +36,9 @@ export interface VoiceEnginesOptions {
 export class VoiceEngines {
   private synthesizerPromise: Promise<SpeechSynthesizer> | null = null;
   private readonly recognizers = new Map<string, Promise<SpeechRecognizer>>();
-  /** Language-model builds under way: closing waits for them, so none writes afterwards. */
-  private readonly preparing = new Set<Promise<unknown>>();
+  /** Language-model builds under way or queued, by vocabulary: closing waits for them. */
+  private readonly preparing = new Map<string, Promise<void>>();
+  private buildQueue: Promise<unknown> = Promise.resolve();
   private disposed = false;
 
   constructor(
@@ -50,22 +55,29 @@ export class VoiceEngines {
 
   /**
    * Builds (on a worker thread) the language model a recogniser for this vocabulary will
-   * use, so the first call of a newly saved assistant finds it cached. Does nothing when
-   * the recogniser is not installed or the engines are closing.
+   * use, so the first call of a newly saved assistant finds it cached. Builds run one at a
+   * time, and a vocabulary already being built is not built again: saving fifty assistants
+   * must not start fifty workers beside the live calls. Does nothing when the recogniser is
+   * not installed or the engines are closing.
    */
-  async prepare(vocabulary: DomainVocabulary): Promise<void> {
-    if (this.disposed || pocketsphinxProblem() !== null) return;
-    const build = buildDomainModelOffThread({
-      vocabulary,
-      cacheDir: this.languageModelDir,
-      dictionaryPath: checkModel().dictionary,
+  prepare(vocabulary: DomainVocabulary): Promise<void> {
+    if (this.disposed || pocketsphinxProblem() !== null) return Promise.resolve();
+    const key = vocabularyKey(vocabulary);
+    const pending = this.preparing.get(key);
+    if (pending !== undefined) return pending;
+    const build = this.buildQueue.then(async () => {
+      if (this.disposed) return;
+      await buildDomainModelOffThread({
+        vocabulary,
+        cacheDir: this.languageModelDir,
+        dictionaryPath: checkModel().dictionary,
+      });
     });
-    this.preparing.add(build);
-    try {
-      await build;
-    } finally {
-      this.preparing.delete(build);
-    }
+    this.buildQueue = build.catch(() => undefined);
+    this.preparing.set(key, build);
+    const settle = () => this.preparing.delete(key);
+    build.then(settle, settle);
+    return build;
   }
 
   /**
@@ -102,11 +114,7 @@ export class VoiceEngines {
 
   /** The recogniser for a vocabulary: built (or loaded from the model cache) on first use. */
   recognizer(vocabulary: DomainVocabulary): Promise<SpeechRecognizer> {
-    const key = crypto
-      .createHash('sha256')
-      .update(JSON.stringify(vocabulary))
-      .digest('hex')
-      .slice(0, 16);
+    const key = vocabularyKey(vocabulary);
     const cached = this.recognizers.get(key);
     if (cached !== undefined) {
       this.recognizers.delete(key);
@@ -145,7 +153,7 @@ export class VoiceEngines {
   /** Waits for builds under way (they write to the model cache), then frees every engine. */
   async dispose(): Promise<void> {
     this.disposed = true;
-    await Promise.allSettled([...this.preparing]);
+    await Promise.allSettled([...this.preparing.values()]);
     const all = [...this.recognizers.values()];
     this.recognizers.clear();
     for (const recognizer of await Promise.allSettled(all)) {
