@@ -2,7 +2,8 @@
 // speech → the product's recogniser → a fresh local reply engine per line), much faster
 // than the real-time socket benchmark. `node bench/lib/offline-understanding.mjs [voices]`
 // (en-us en-gb f3 slt kal; build first). DENOISE=1 puts RNNoise in front, as calls do;
-// NO_VARIANTS=1 builds the language model from the assistant's own phrases only.
+// SHOW_SOURCES=1 also lists right replies taken from a
+// reading other than the recogniser's first; NO_VARIANTS=1 builds the language model from the assistant's own phrases only.
 // CARRY=1 uses pocketsphinx's own live adaptation instead of the product's per-call one.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -34,6 +35,8 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
   });
   for (const key of speakers) {
     const tally = { paraphrase: [0, 0], urgent: [0, 0], 'off-topic': [0, 0] };
+    // Which reading each reply came from: right and wrong replies per source.
+    const sources = {};
     let right = 0;
     let errors = 0;
     let words = 0;
@@ -52,6 +55,12 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
       channel = result.channel ?? channel;
       const engine = new voice.LocalReplyEngine({ assistant });
       const heard = voice.chosenReading(result, engine, []);
+      const source =
+        heard === result.text.trim()
+          ? result.model
+          : (result.alternatives ?? []).map((a) => a.trim()).includes(heard)
+            ? 'alternative'
+            : 'n-best';
       const w = voice.wordErrors(line.text, heard);
       errors += w.errors;
       words += w.words;
@@ -74,7 +83,13 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
       tally[kind][1] += 1;
       if (ok) tally[kind][0] += 1;
       if (ok) right += 1;
-      else console.log(`  ${key}: "${line.text}" heard "${heard}" → ${reply.slice(0, 60)}`);
+      const answered = facts.length > 0;
+      sources[source] ??= { right: 0, wrong: 0, unanswered: 0 };
+      sources[source][ok ? 'right' : answered ? 'wrong' : 'unanswered'] += 1;
+      if (!ok || (process.env.SHOW_SOURCES && source !== result.model))
+        console.log(
+          `  ${key}${ok ? ' ok' : ''}: "${line.text}" heard "${heard}" (${source}; first "${result.text}") → ${reply.slice(0, 60)}`,
+        );
     }
     // The intake answers, each after its question (the call's channel carried on), heard
     // with the question's own model and, for comparison, with the assistant's domain model.
@@ -107,6 +122,7 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
     console.log(
       `${name} ${key}: ${right}/${lines.length} right (${t}), WER ${((errors / words) * 100).toFixed(1)} %`,
     );
+    console.log(`${name} ${key}: by reading ${JSON.stringify(sources)}`);
   }
   recognizer.dispose();
   fs.rmSync(cacheDir, { recursive: true, force: true });

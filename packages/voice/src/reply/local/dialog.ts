@@ -54,6 +54,18 @@ export const BUILT_IN_EMERGENCY: KnowledgeEntry = {
 };
 
 /** Words that pick the first, the second, or both of two offered topics. */
+/** Which reading of an utterance to act on, and whether its answer should be asked about first. */
+export interface ReadingChoice {
+  index: number;
+  /** The reading's topic is not what the recogniser's first reading points to: ask, do not tell. */
+  doubtful?: boolean;
+}
+
+export interface RespondOptions {
+  /** The words are a reading the recogniser doubted (see {@link ReadingChoice}). */
+  doubtful?: boolean;
+}
+
 /** N-best hypotheses that must carry an emergency phrase before it counts (see `chooseReading`). */
 const MIN_HYPOTHESES_FOR_ALARM = 2;
 const FIRST_CHOICE = new Set(['first', 'former', 'one']);
@@ -91,17 +103,27 @@ export class Dialog {
    * The reply to one caller utterance. `lastAssistant` is what the assistant said just
    * before it, when the caller's history has it (else the dialog's own last reply).
    */
-  respond(utterance: string, lastAssistant?: string): Turn {
+  respond(utterance: string, lastAssistant?: string, options: RespondOptions = {}): Turn {
     this.turns += 1;
     const heard = lastAssistant ?? this.lastSaid;
     const pending = this.pending;
     this.pending = undefined;
-    const turn = this.decide(stripFillers(normalize(utterance)), heard, pending);
+    const turn = this.decide(
+      stripFillers(normalize(utterance)),
+      heard,
+      pending,
+      options.doubtful === true,
+    );
     this.lastSaid = turn.text;
     return turn;
   }
 
-  private decide(n: string, heard: string, pending: KnowledgeEntry[] | undefined): Turn {
+  private decide(
+    n: string,
+    heard: string,
+    pending: KnowledgeEntry[] | undefined,
+    doubtful: boolean,
+  ): Turn {
     const intake = this.intake;
     if (n === '') return say('Sorry, I did not catch that. Could you say it again?');
 
@@ -178,8 +200,9 @@ export class Dialog {
     const found = this.kb.retrieve(n);
     switch (found.kind) {
       case 'answer':
-        return this.answer(found.match.entry);
       case 'clarify':
+        // A reading the recogniser doubted is asked about, not answered.
+        if (found.kind === 'answer' && !doubtful) return this.answer(found.match.entry);
         this.pending = [found.match.entry];
         return say(
           `Sorry, I am not sure I understood. Do you mean, ${topicOf(found.match.entry)}?`,
@@ -205,27 +228,37 @@ export class Dialog {
   }
 
   /** See `LocalReplyEngine.choose`. */
-  chooseReading(readings: readonly string[], answerable = readings.length): number {
+  chooseReading(readings: readonly string[], answerable = readings.length): ReadingChoice {
     const all = readings.map((r) => stripFillers(normalize(r)));
     const ns = all.slice(0, answerable);
     const urgent = ns.findIndex((n) => this.urgentEntry(n) !== undefined);
-    if (urgent >= 0) return urgent;
+    if (urgent >= 0) return { index: urgent };
     // Deeper in the recogniser's N-best list, an emergency phrase counts when it is heard
     // in two readings or more: one alone is as likely a slip of the model.
     const alarms = all
       .map((n, i) => ({ i, phrase: i >= answerable ? this.emergency.detect(n) : undefined }))
       .filter((a) => a.phrase !== undefined);
-    if (alarms.length >= MIN_HYPOTHESES_FOR_ALARM) return (alarms[0] as { i: number }).i;
-    if (this.intake?.active || this.pending) return 0;
+    if (alarms.length >= MIN_HYPOTHESES_FOR_ALARM) return { index: (alarms[0] as { i: number }).i };
+    if (this.intake?.active || this.pending) return { index: 0 };
     const first = ns[0] ?? '';
     const understood =
       smallTalk(first) !== undefined ||
       yesNo(first) !== undefined ||
       isGoodbye(first, this.endCallPhrases) ||
       this.kb.retrieve(first).kind === 'answer';
-    if (understood) return 0;
-    const answered = ns.findIndex((n, i) => i > 0 && this.kb.retrieve(n).kind === 'answer');
-    return answered >= 0 ? answered : 0;
+    if (understood) return { index: 0 };
+    for (const [i, n] of ns.entries()) {
+      if (i === 0) continue;
+      const found = this.kb.retrieve(n);
+      if (found.kind !== 'answer') continue;
+      // The recogniser trusted this reading less than its first. Where the first points at
+      // the same entry, the two agree and the answer stands; where it does not, the topic
+      // may be the domain model's own bias (it hears the entries' words in any speech), so
+      // the caller is asked rather than told.
+      const doubtful = this.kb.rank(first)[0]?.entry !== found.match.entry;
+      return doubtful ? { index: i, doubtful } : { index: i };
+    }
+    return { index: 0 };
   }
 
   /**

@@ -23,9 +23,11 @@ export interface LocalReplyEngineOptions {
  * by ranked retrieval, takes the pre-visit brief (`model.intake`), and handles small talk.
  * Deterministic and offline.
  *
- * It keeps no state between calls of `reply`: each call replays the caller's turns of the
- * history through a fresh {@link Dialog}, so it can also take over a call half-way (when a
- * hosted engine fails) and `conclude` sees exactly what the replies did.
+ * Each call of `reply` replays the caller's turns of the history through a fresh
+ * {@link Dialog}, so it can also take over a call half-way (when a hosted engine fails) and
+ * `conclude` sees exactly what the replies did. The one thing it remembers between calls is
+ * which caller turns were readings it chose with doubt (see `choose`), so a replay asks
+ * about them again rather than answering.
  */
 export class LocalReplyEngine implements ReplyEngine {
   readonly provider = 'local';
@@ -34,6 +36,8 @@ export class LocalReplyEngine implements ReplyEngine {
   private readonly knowledge: KnowledgeBase;
   private readonly emergency = new EmergencyDetector();
   private readonly briefIntent = new BriefIntent();
+  /** Caller turns (their order among the history's user messages) read with doubt. */
+  private readonly doubtfulTurns = new Set<number>();
 
   constructor(options: LocalReplyEngineOptions) {
     this.assistant = options.assistant;
@@ -86,7 +90,9 @@ export class LocalReplyEngine implements ReplyEngine {
    * Of several readings of one utterance, the one this engine can act on: an emergency in
    * any reading first (safety over precision), then a sure knowledge-base answer, when the
    * recogniser's best reading gets none. Otherwise the best reading (index 0). While the
-   * brief is active its answers are free speech: the best reading stands.
+   * brief is active its answers are free speech: the best reading stands. A knowledge
+   * answer found only in a later reading whose topic the best reading does not share is
+   * chosen with doubt: its reply asks "Do you mean …?" instead of answering.
    */
   choose(
     readings: readonly string[],
@@ -94,7 +100,11 @@ export class LocalReplyEngine implements ReplyEngine {
     answerable = readings.length,
   ): number {
     const { dialog } = this.replay(history);
-    return dialog.chooseReading(readings, answerable);
+    const choice = dialog.chooseReading(readings, answerable);
+    const turn = history.filter((message) => message.role === 'user').length;
+    if (choice.doubtful === true) this.doubtfulTurns.add(turn);
+    else this.doubtfulTurns.delete(turn);
+    return choice.index;
   }
 
   conclude(history: readonly ChatMessage[]): CallConclusion {
@@ -115,12 +125,16 @@ export class LocalReplyEngine implements ReplyEngine {
     });
     let lastAssistant: string | undefined;
     let turn: Turn | undefined;
+    let callerTurns = 0;
     for (const message of history) {
       if (message.role === 'assistant') {
         // An empty message (a reply cut off before its first word) said nothing.
         if (message.content.trim() !== '') lastAssistant = message.content;
       } else if (message.role === 'user') {
-        turn = dialog.respond(message.content, lastAssistant);
+        turn = dialog.respond(message.content, lastAssistant, {
+          doubtful: this.doubtfulTurns.has(callerTurns),
+        });
+        callerTurns += 1;
         lastAssistant = undefined;
       }
     }

@@ -164,6 +164,29 @@ describe('emergencies in the caller’s own words', () => {
     expect(engine.choose(['she has doctor lot', 'she has collapsed'], [])).toBe(1);
   });
 
+  it("asks about a later reading's topic when the recogniser's first reading points elsewhere", async () => {
+    // The general model heard a question about a painting; the domain model, which hears the
+    // entries' words in any speech, heard a parking question in the same sounds.
+    const call = newCall();
+    const readings = ['who painted the mona lisa', 'where can i park my car'];
+    expect(call.engine.choose?.(readings, call.history)).toBe(1);
+    const asked = await call.reply('where can i park my car');
+    expect(asked).toMatch(/^Sorry, I am not sure I understood\. Do you mean, .*park/i);
+    expect(asked).not.toContain(demoAnswer('parking'));
+    // Asked again on every replay, and "yes" gets the answer.
+    expect(await call.reply('yes')).toBe(demoAnswer('parking'));
+  });
+
+  it('answers a later reading outright when the first reading points at the same entry', async () => {
+    const call = newCall();
+    const readings = ['is there a space for my car', 'where can i park my car'];
+    expect(call.engine.choose?.(readings, call.history)).toBe(1);
+    expect(await call.reply('where can i park my car')).toBe(demoAnswer('parking'));
+    // A doubt is per turn: the next turn read from its first reading is answered as usual.
+    expect(call.engine.choose?.(['where can i park my car'], call.history)).toBe(0);
+    expect(await call.reply('where can i park my car')).toBe(demoAnswer('parking'));
+  });
+
   it('has its own emergency answer for an assistant without an urgent entry', async () => {
     const knowledge: KnowledgeEntry[] = demo.knowledgeBase.filter((e) => e.urgent !== true);
     const call = newCall({ ...demoAssistant, model: { ...demoAssistant.model!, knowledge } });
