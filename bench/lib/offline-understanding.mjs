@@ -2,8 +2,8 @@
 // speech → the product's recogniser → a fresh local reply engine per line), much faster
 // than the real-time socket benchmark. `node bench/lib/offline-understanding.mjs [voices]`
 // (en-us en-gb f3 slt kal; build first). DENOISE=1 puts RNNoise in front, as calls do;
-// SHOW_SOURCES=1 also lists right replies taken from a
-// reading other than the recogniser's first; NO_VARIANTS=1 builds the language model from the assistant's own phrases only.
+// SHOW_SOURCES=1 also lists right replies taken from a reading other than the recogniser's
+// first; NO_VARIANTS=1 builds the language model from the assistant's own phrases only.
 // CARRY=1 uses pocketsphinx's own live adaptation instead of the product's per-call one.
 import fs from 'node:fs';
 import os from 'node:os';
