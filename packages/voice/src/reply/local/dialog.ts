@@ -53,7 +53,6 @@ export const BUILT_IN_EMERGENCY: KnowledgeEntry = {
   urgent: true,
 };
 
-/** Words that pick the first, the second, or both of two offered topics. */
 /** Which reading of an utterance to act on, and whether its answer should be asked about first. */
 export interface ReadingChoice {
   index: number;
@@ -68,6 +67,7 @@ export interface RespondOptions {
 
 /** N-best hypotheses that must carry an emergency phrase before it counts (see `chooseReading`). */
 const MIN_HYPOTHESES_FOR_ALARM = 2;
+/** Words that pick the first, the second, or both of two offered topics. */
 const FIRST_CHOICE = new Set(['first', 'former', 'one']);
 const SECOND_CHOICE = new Set(['second', 'latter', 'other', 'last', 'two']);
 const BOTH = new Set(['both']);
