@@ -255,8 +255,7 @@ export class Dialog {
       // the same entry, the two agree and the answer stands; where it does not, the topic
       // may be the domain model's own bias (it hears the entries' words in any speech), so
       // the caller is asked rather than told.
-      const doubtful = this.kb.rank(first)[0]?.entry !== found.match.entry;
-      return doubtful ? { index: i, doubtful } : { index: i };
+      return { index: i, doubtful: this.kb.rank(first)[0]?.entry !== found.match.entry };
     }
     return { index: 0 };
   }
