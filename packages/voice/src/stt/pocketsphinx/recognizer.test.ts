@@ -497,6 +497,33 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     }
     expect(() => general.open()).toThrow(/dispose/);
   });
+
+  it('weighs the language model as told, and refuses a weight that is not above 0', async () => {
+    const i = indexes('off', TEST_VOICES[0]).find(
+      (k) => items[k]?.text === 'my cat likes to sleep on the sofa',
+    ) as number;
+    const hear = async (languageWeight?: { general: number }) => {
+      const r = await PocketsphinxRecognizer.create({
+        cacheDir,
+        ...(languageWeight ? { languageWeight } : {}),
+      });
+      try {
+        const s = r.open();
+        for (const f of audio[i] as Int16Array[]) s.push(f);
+        return s.finish().text;
+      } finally {
+        r.dispose();
+      }
+    };
+    // Almost no weight on the language model: the acoustics alone split the audio into
+    // other (more, shorter) words than the default weight does.
+    const acousticOnly = await hear({ general: 0.5 });
+    expect(acousticOnly).not.toBe(await hear());
+    expect(acousticOnly).not.toBe('');
+    await expect(
+      PocketsphinxRecognizer.create({ cacheDir, languageWeight: { general: 0 } }),
+    ).rejects.toThrow(/language weight must be above 0 \(got 0\)/);
+  });
 });
 
 describe.skipIf(!pocketsphinxAvailable())('PocketsphinxRecognizer without its model', () => {

@@ -91,6 +91,12 @@ export interface PocketsphinxRecognizerOptions {
    * `call`.
    */
   adaptation?: Adaptation;
+  /**
+   * Language weights of the domain and general decoders (pocketsphinx's `-lw`: how much the
+   * language model counts against the acoustic one). Default: the model's own (6.5), the
+   * best of those measured (see BENCHMARKS.md, understanding).
+   */
+  languageWeight?: { domain?: number; general?: number };
   /** Decoder pairs made up front (more are made on demand). Default 1. */
   decoders?: number;
   /**
@@ -162,6 +168,33 @@ const DOMAIN_FLAGS = ['-fwdflat', 'no', '-bestpath', 'no'];
 // 0.12 on this model) for about one WER point (measured on the eSpeak test lines).
 const GENERAL_FLAGS = ['-fwdflat', 'no', '-bestpath', 'yes', '-maxhmmpf', '3000', '-maxwpf', '10'];
 
+/** What every decoder pair of a recogniser is made from. */
+interface PairSpec {
+  files: ModelFiles;
+  domain: DomainModel | undefined;
+  domainFlags: readonly string[];
+  generalFlags: readonly string[];
+}
+
+function pairSpec(
+  files: ModelFiles,
+  domain: DomainModel | undefined,
+  options: PocketsphinxRecognizerOptions,
+): PairSpec {
+  const weight = (lw: number | undefined) => {
+    if (lw === undefined) return [];
+    if (!Number.isFinite(lw) || lw <= 0)
+      throw new RangeError(`PocketsphinxRecognizer: a language weight must be above 0 (got ${lw})`);
+    return ['-lw', String(lw)];
+  };
+  return {
+    files,
+    domain,
+    domainFlags: [...DOMAIN_FLAGS, ...weight(options.languageWeight?.domain)],
+    generalFlags: [...GENERAL_FLAGS, ...weight(options.languageWeight?.general)],
+  };
+}
+
 interface Decoder {
   ps: Pointer;
   config: Pointer;
@@ -224,7 +257,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
   readonly decoderInitMs: number;
 
   readonly #api: PocketsphinxApi;
-  readonly #files: ModelFiles;
+  readonly #spec: PairSpec;
   readonly #minConfidence: number;
   readonly #minQuestionConfidence: number;
   readonly #adaptation: Adaptation;
@@ -241,14 +274,14 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
 
   private constructor(
     api: PocketsphinxApi,
-    files: ModelFiles,
-    domainModel: DomainModel | undefined,
+    spec: PairSpec,
     options: PocketsphinxRecognizerOptions,
     pairs: DecoderPair[],
     initMs: number,
   ) {
     this.#api = api;
-    this.#files = files;
+    this.#spec = spec;
+    const domainModel = spec.domain;
     this.domainModel = domainModel;
     this.fallback = domainModel ? (options.generalFallback ?? 'on-doubt') : 'parallel';
     this.#minConfidence = options.minDomainConfidence ?? 0.65;
@@ -281,23 +314,17 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
           dictionaryPath: files.dictionary,
         })
       : undefined;
+    const spec = pairSpec(files, domainModel, options);
     const started = performance.now();
     const count = Math.max(1, options.decoders ?? 1);
     const pairs: DecoderPair[] = [];
     try {
-      for (let i = 0; i < count; i++) pairs.push(await makePairAsync(api, files, domainModel));
+      for (let i = 0; i < count; i++) pairs.push(await makePairAsync(api, spec));
     } catch (err) {
       for (const p of pairs) freePair(api, p);
       throw err;
     }
-    return new PocketsphinxRecognizer(
-      api,
-      files,
-      domainModel,
-      options,
-      pairs,
-      performance.now() - started,
-    );
+    return new PocketsphinxRecognizer(api, spec, options, pairs, performance.now() - started);
   }
 
   /**
@@ -330,7 +357,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     if (this.#disposed) throw new Error('PocketsphinxRecognizer: open() after dispose()');
     // Making a pair here blocks for 0.3–0.7 s (the general model): rare, as pairs are made
     // ahead (a spare, and one per reserved call).
-    const pair = this.#idle.pop() ?? makePair(this.#api, this.#files, this.domainModel);
+    const pair = this.#idle.pop() ?? makePair(this.#api, this.#spec);
     this.#busy.add(pair);
     const search = this.#searchFor(options.question);
     let stream: Stream;
@@ -417,7 +444,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     const wanted = Math.max(this.#reserved, this.#busy.size) + 1;
     while (this.#idle.length + this.#busy.size + this.#making < wanted) {
       this.#making += 1;
-      makePairAsync(this.#api, this.#files, this.domainModel)
+      makePairAsync(this.#api, this.#spec)
         .then(
           (pair) => {
             if (this.#disposed) freePair(this.#api, pair);
@@ -482,15 +509,20 @@ function makeDecoder(api: PocketsphinxApi, args: string[], what: string): Decode
   return { ps, config, search: DEFAULT_SEARCH };
 }
 
-async function makePairAsync(
-  api: PocketsphinxApi,
-  files: ModelFiles,
-  domain: DomainModel | undefined,
-): Promise<DecoderPair> {
+async function makePairAsync(api: PocketsphinxApi, spec: PairSpec): Promise<DecoderPair> {
+  const { files, domain } = spec;
   const [g, d] = await Promise.allSettled([
-    makeDecoderAsync(api, argv(files, files.generalLm, files.dictionary, GENERAL_FLAGS), 'general'),
+    makeDecoderAsync(
+      api,
+      argv(files, files.generalLm, files.dictionary, spec.generalFlags),
+      'general',
+    ),
     domain
-      ? makeDecoderAsync(api, argv(files, domain.lmPath, domain.dictPath, DOMAIN_FLAGS), 'domain')
+      ? makeDecoderAsync(
+          api,
+          argv(files, domain.lmPath, domain.dictPath, spec.domainFlags),
+          'domain',
+        )
       : Promise.resolve(undefined),
   ]);
   if (g.status === 'rejected' || d.status === 'rejected') {
@@ -525,20 +557,21 @@ function checkSearch(rc: number, path: string): void {
   if (rc < 0) throw new Error(`pocketsphinx: could not load the question model ${path}`);
 }
 
-function makePair(
-  api: PocketsphinxApi,
-  files: ModelFiles,
-  domain: DomainModel | undefined,
-): DecoderPair {
+function makePair(api: PocketsphinxApi, spec: PairSpec): DecoderPair {
+  const { files, domain } = spec;
   const general = makeDecoder(
     api,
-    argv(files, files.generalLm, files.dictionary, GENERAL_FLAGS),
+    argv(files, files.generalLm, files.dictionary, spec.generalFlags),
     'general',
   );
   const frontEnd = api.frontEnd(general.config);
   if (!domain) return { general, frontEnd };
   try {
-    const d = makeDecoder(api, argv(files, domain.lmPath, domain.dictPath, DOMAIN_FLAGS), 'domain');
+    const d = makeDecoder(
+      api,
+      argv(files, domain.lmPath, domain.dictPath, spec.domainFlags),
+      'domain',
+    );
     try {
       for (const [name, path] of questionSearches(domain))
         checkSearch(api.setLmFile(d.ps, name, path), path);
