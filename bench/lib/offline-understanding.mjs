@@ -5,6 +5,8 @@
 // SHOW_SOURCES=1 also lists right replies taken from a reading other than the recogniser's
 // first; NO_VARIANTS=1 builds the language model from the assistant's own phrases only.
 // CARRY=1 uses pocketsphinx's own live adaptation instead of the product's per-call one.
+// Tuning knobs: LW_DOMAIN and LW_GENERAL (language weights), MIN_CONFIDENCE (the domain
+// answer's threshold); QUIET=1 prints only the totals.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,12 +34,22 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
     cacheDir,
     ...(process.env.NO_VARIANTS ? { lexicon: null } : {}),
     ...(process.env.CARRY ? { adaptation: 'carry' } : {}),
+    ...(process.env.MIN_CONFIDENCE
+      ? { minDomainConfidence: Number(process.env.MIN_CONFIDENCE) }
+      : {}),
+    languageWeight: {
+      ...(process.env.LW_DOMAIN ? { domain: Number(process.env.LW_DOMAIN) } : {}),
+      ...(process.env.LW_GENERAL ? { general: Number(process.env.LW_GENERAL) } : {}),
+    },
   });
+  const urgentAnswer = knowledge.find((k) => k.urgent)?.answer.slice(0, 30);
   for (const key of speakers) {
     const tally = { paraphrase: [0, 0], urgent: [0, 0], 'off-topic': [0, 0] };
     // Which reading each reply came from: right and wrong replies per source.
     const sources = {};
     let right = 0;
+    let falseAlarms = 0;
+    let offTopicFacts = 0;
     let errors = 0;
     let words = 0;
     // One call per voice: each line hands the recogniser's channel estimate to the next.
@@ -84,8 +96,12 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
       if (ok) tally[kind][0] += 1;
       if (ok) right += 1;
       const answered = facts.length > 0;
+      if (kind !== 'urgent' && urgentAnswer !== undefined && reply.includes(urgentAnswer))
+        falseAlarms += 1;
+      if (kind === 'off-topic' && answered) offTopicFacts += 1;
       sources[source] ??= { right: 0, wrong: 0, unanswered: 0 };
       sources[source][ok ? 'right' : answered ? 'wrong' : 'unanswered'] += 1;
+      if (process.env.QUIET) continue;
       if (!ok || (process.env.SHOW_SOURCES && source !== result.model))
         console.log(
           `  ${key}${ok ? ' ok' : ''}: "${line.text}" heard "${heard}" (${source}; first "${result.text}") → ${reply.slice(0, 60)}`,
@@ -108,7 +124,7 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
         const w = voice.wordErrors(answer, result.text);
         intakeWer[mode][0] += w.errors;
         intakeWer[mode][1] += w.words;
-        if (w.errors > 0)
+        if (w.errors > 0 && !process.env.QUIET)
           console.log(`  ${key} intake (${mode}): "${answer}" heard "${result.text}"`);
       }
     }
@@ -120,7 +136,7 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
       .map(([k, [a, b]]) => `${k} ${a}/${b}`)
       .join(', ');
     console.log(
-      `${name} ${key}: ${right}/${lines.length} right (${t}), WER ${((errors / words) * 100).toFixed(1)} %`,
+      `${name} ${key}: ${right}/${lines.length} right (${t}), false alarms ${falseAlarms}, off-topic facts ${offTopicFacts}, WER ${((errors / words) * 100).toFixed(1)} %`,
     );
     console.log(`${name} ${key}: by reading ${JSON.stringify(sources)}`);
   }
