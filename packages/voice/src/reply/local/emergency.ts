@@ -3,13 +3,24 @@
  * phrases that mean someone needs urgent help, matched on lemmas ("collapsed" → collapse,
  * "bleeding" → bleed, "swollen" → swell) in order, with a few words allowed between ("my
  * chest really hurts", "I can't really breathe"). This path does not depend on the knowledge
- * base's wording: an urgent entry is answered whenever one of these is heard.
+ * base's wording: an urgent entry is answered whenever one of these is heard. A caller is
+ * often calling about someone else, so the phrases are written in the first person and a
+ * possessive or reflexive pronoun stands for any other ("hit my head" also catches "she
+ * hit her head", "harm myself" also "he wants to harm himself").
  */
 import { EMERGENCY_PHRASES } from '../../language/emergency-phrases.js';
 import { Lexicon } from '../../language/lexicon.js';
 
 /** Words that may stand between two words of a phrase. */
 const MAX_GAP = 2;
+
+/** Possessive and reflexive pronouns, each mapped to the first person the phrases use. */
+const PERSON: ReadonlyMap<string, string> = new Map([
+  ...['his', 'her', 'their', 'your', 'our'].map((w): [string, string] => [w, 'my']),
+  ...['himself', 'herself', 'themselves', 'themself', 'yourself', 'ourselves'].map(
+    (w): [string, string] => [w, 'myself'],
+  ),
+]);
 
 export class EmergencyDetector {
   private readonly phrases: string[][];
@@ -18,7 +29,7 @@ export class EmergencyDetector {
   constructor(options: { lexicon?: Lexicon; phrases?: readonly string[] } = {}) {
     this.lexicon = options.lexicon ?? Lexicon.default();
     this.phrases = (options.phrases ?? EMERGENCY_PHRASES).map((p) =>
-      p.split(' ').map((w) => this.lexicon.lemma(w)),
+      p.split(' ').map((w) => this.word(w)),
     );
   }
 
@@ -27,11 +38,16 @@ export class EmergencyDetector {
     const lemmas = normalized
       .split(' ')
       .filter((w) => w !== '')
-      .map((w) => this.lexicon.lemma(w));
+      .map((w) => this.word(w));
     for (const phrase of this.phrases) {
       if (containsInOrder(lemmas, phrase)) return phrase.join(' ');
     }
     return undefined;
+  }
+
+  /** A word as phrases are matched: its lemma, and any person's pronoun as the first. */
+  private word(w: string): string {
+    return PERSON.get(w) ?? this.lexicon.lemma(w);
   }
 }
 
