@@ -23,7 +23,15 @@ export const VOICES = [
   { voice: 'en-us+f3', rate: 185 },
 ];
 
-let synthesizer = null;
+/**
+ * eSpeak lines already spoken, by voice, rate and text. One eSpeak instance keeps state
+ * from one line to the next (its pitch flutter runs on), so the same line came out a few
+ * samples longer or shorter each time it was spoken, and the recogniser heard it
+ * differently: each line is now spoken by a fresh synthesizer, once per run. The en-us+f3
+ * voice's breath noise is still random (seeded by the WASM build), so its lines differ
+ * from run to run in their noise, not their timing.
+ */
+const espeakLines = new Map();
 
 /**
  * Debian's festival voices (`apt-get install festival festvox-us-slt-hts festvox-kallpc16k`):
@@ -70,19 +78,34 @@ export async function spoken(text, speaker = {}) {
   if (speaker.engine === 'festival') {
     speech = await festivalSpeech(text, speaker.voice);
   } else {
-    synthesizer ??= voice.EspeakSynthesizer.create();
-    speech = await voice.collectSpeech(await synthesizer, text, {
-      voice: speaker.voice ?? 'en-us',
-      rate: speaker.rate ?? 165,
-    });
+    speech = await espeakSpeech(text, speaker.voice ?? 'en-us', speaker.rate ?? 165);
   }
   const samples = await voice.resample(speech.samples, speech.sampleRate, voice.CALLER_SAMPLE_RATE);
   return voice.addNoiseFloor(samples, NOISE_DBFS, text.length);
 }
 
+/** `text` in an eSpeak voice, the same every time (see `espeakLines`). */
+function espeakSpeech(text, voiceName, rate) {
+  const key = `${voiceName}\u0000${rate}\u0000${text}`;
+  let speech = espeakLines.get(key);
+  if (speech === undefined) {
+    speech = (async () => {
+      const synthesizer = await voice.EspeakSynthesizer.create();
+      try {
+        return await voice.collectSpeech(synthesizer, text, { voice: voiceName, rate });
+      } finally {
+        synthesizer.dispose();
+      }
+    })();
+    // A failure is not kept: the next call tries again.
+    speech.catch(() => espeakLines.delete(key));
+    espeakLines.set(key, speech);
+  }
+  return speech;
+}
+
 export async function disposeSpeech() {
-  if (synthesizer !== null) (await synthesizer).dispose();
-  synthesizer = null;
+  espeakLines.clear();
 }
 
 /** Word error rate over `{ said, heard }` pairs; null when nothing was said. */
