@@ -40,7 +40,10 @@ export const about =
   'c6a93ae moved a voice’s accuracy by up to three lines (11 points; the booth path up to ' +
   'six), two at eaa1819 by up to two lines (7 points for the demo clinic, 12.5 for the ' +
   'dental practice; the booth path two), though the recogniser gives the same words for ' +
-  'the same audio: the same line reaches it differently. Between lines the caller’s ' +
+  'the same audio: the same line reaches it differently. Until 2feb2aa one eSpeak instance ' +
+  'spoke every line and its pitch flutter ran on from line to line, so a line was spoken a ' +
+  'little differently in each run; each line now has a fresh synthesizer (the en-us+f3 ' +
+  'voice’s breath noise is still random). Between lines the caller’s ' +
   'microphone sends noise for as long as the reply takes, which differs from run to run, ' +
   'and the call’s denoiser, noise floor and channel estimate carry it.';
 
