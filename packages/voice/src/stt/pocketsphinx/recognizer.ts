@@ -93,8 +93,8 @@ export interface PocketsphinxRecognizerOptions {
   adaptation?: Adaptation;
   /**
    * Language weights of the domain and general decoders (pocketsphinx's `-lw`: how much the
-   * language model counts against the acoustic one). Default: the model's own (6.5), the
-   * best of those measured (see BENCHMARKS.md, understanding).
+   * language model counts against the acoustic one). Default: the model's own (6.5): no
+   * other weight measured better (`bench/lib/offline-understanding.mjs` measures one).
    */
   languageWeight?: { domain?: number; general?: number };
   /** Decoder pairs made up front (more are made on demand). Default 1. */
@@ -176,11 +176,10 @@ interface PairSpec {
   generalFlags: readonly string[];
 }
 
-function pairSpec(
-  files: ModelFiles,
-  domain: DomainModel | undefined,
+/** The decoders' flags with the chosen language weights; throws on a weight not above 0. */
+function decoderFlags(
   options: PocketsphinxRecognizerOptions,
-): PairSpec {
+): Pick<PairSpec, 'domainFlags' | 'generalFlags'> {
   const weight = (lw: number | undefined) => {
     if (lw === undefined) return [];
     if (!Number.isFinite(lw) || lw <= 0)
@@ -188,8 +187,6 @@ function pairSpec(
     return ['-lw', String(lw)];
   };
   return {
-    files,
-    domain,
     domainFlags: [...DOMAIN_FLAGS, ...weight(options.languageWeight?.domain)],
     generalFlags: [...GENERAL_FLAGS, ...weight(options.languageWeight?.general)],
   };
@@ -300,6 +297,8 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
   static async create(options: PocketsphinxRecognizerOptions): Promise<PocketsphinxRecognizer> {
     const api = pocketsphinx();
     const files = checkModel(options.modelDir ?? DEFAULT_MODEL_DIR);
+    // Checked before the domain model is built, which may take seconds.
+    const flags = decoderFlags(options);
     const domainModel = options.vocabulary
       ? await buildDomainModelOffThread({
           vocabulary: options.vocabulary,
@@ -314,7 +313,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
           dictionaryPath: files.dictionary,
         })
       : undefined;
-    const spec = pairSpec(files, domainModel, options);
+    const spec: PairSpec = { files, domain: domainModel, ...flags };
     const started = performance.now();
     const count = Math.max(1, options.decoders ?? 1);
     const pairs: DecoderPair[] = [];
