@@ -198,6 +198,9 @@ describe('call booth during a call', () => {
     await screen.findByRole('button', { name: 'End Call' });
     expect(fake.start).toHaveBeenCalledTimes(1);
     expect(screen.getByRole('timer', { name: 'Call time 00:00' })).toBeInTheDocument();
+    // The timer's interval starts in an effect; on a loaded machine that effect had not run
+    // yet when the clock moved, and the time stayed 00:00. Let it run first.
+    await act(async () => {});
 
     act(() => vi.advanceTimersByTime(5_000));
     expect(screen.getByRole('timer', { name: 'Call time 00:05' })).toHaveTextContent('00:05');
