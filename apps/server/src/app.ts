@@ -9,7 +9,8 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
-import { openDatabase } from './db/open-database.js';
+import { isPostgres, openDatabase } from './db/open-database.js';
+import { underStartLock } from './db/row-locks.js';
 import { seedDemo, type DemoSeedReport } from './db/seed/seed-demo.js';
 import { limitBodyDepth } from './http/body-depth.js';
 import { registerCompression } from './http/compression.js';
@@ -89,12 +90,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const masterKey = loadMasterKey(config.secretKey, config.dataDir);
     const codeKey = accessCodeKey(masterKey);
     const box = new SecretBox(masterKey);
-    const demo = await seedDemo(db, { pinnedCode: config.demoUnicode, codeKey, now: now() });
     const keys = new ApiKeyService(db, box, config);
+    // Replicas starting together on one PostgreSQL database take turns here.
+    const { demo, createdKeys } = await underStartLock(db, async (locked) => ({
+      demo: await seedDemo(locked, { pinnedCode: config.demoUnicode, codeKey, now: now() }),
+      createdKeys: await new ApiKeyService(locked, box, config).provision(now()),
+    }));
     const assistants = new AssistantRepository(db, box);
     const calls = new CallRepository(db, box);
     const credentials = new CredentialRepository(db, box);
-    const createdKeys = await keys.provision(now());
     const lifecycle = new ServerLifecycle();
     const admission = new CallAdmission({
       maxCalls: config.maxLiveCalls,
@@ -196,7 +200,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       checks: {
         database: async () => {
           await sql`select 1`.execute(db);
-          return 'ok';
+          return isPostgres(db) ? 'ok (PostgreSQL)' : 'ok (SQLite)';
         },
         voice: () => engines.check(),
         shutdown: async () => {

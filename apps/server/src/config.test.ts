@@ -64,6 +64,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes a PostgreSQL URL, and never shows its password in an error', () => {
+    for (const url of ['postgres://tb@db:5432/talk', 'postgresql://tb:pw@db/talk']) {
+      expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    }
+    const problems = problemsOf({ DATABASE_URL: 'postgre://tb:hunter2@db/talk' });
+    expect(problems).toEqual([expect.stringContaining('(got "postgre://tb:***@db/talk")')]);
+    expect(problems.join()).not.toContain('hunter2');
+  });
+
   it('lists every bad value with what a good one looks like', () => {
     const problems = problemsOf({
       PORT: 'eighty',
@@ -76,7 +85,7 @@ describe('loadConfig', () => {
     });
     expect(problems).toEqual([
       'PORT must be a number (got "eighty")',
-      'DATABASE_URL must be a SQLite URL such as sqlite:./data/talkbooth.db (or sqlite::memory:); no other database is supported yet (got "mysql://db/talk")',
+      'DATABASE_URL must be a SQLite URL such as sqlite:./data/talkbooth.db (or sqlite::memory:) or a PostgreSQL URL such as postgres://user@host:5432/talkbooth (got "mysql://db/talk")',
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
       'DEMO_UNICODE must be at least 4 characters (it is the demo access code) (got "a b")',
       'TALK_HOME_URL must be a path starting with "/" or an http(s) URL (got "home")',

@@ -52,9 +52,9 @@ const envSchema = z.object({
   DATABASE_URL: optional(
     z
       .string()
-      .refine((url) => url.startsWith('sqlite:'), {
+      .refine((url) => url.startsWith('sqlite:') || /^postgres(ql)?:\/\/./.test(url), {
         error:
-          'must be a SQLite URL such as sqlite:./data/talkbooth.db (or sqlite::memory:); no other database is supported yet',
+          'must be a SQLite URL such as sqlite:./data/talkbooth.db (or sqlite::memory:) or a PostgreSQL URL such as postgres://user@host:5432/talkbooth',
       })
       .optional(),
   ),
@@ -236,7 +236,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       if (problems.has(name)) continue;
       const raw = env[name];
       // Never echo a secret back, even a malformed one.
-      const shown = SECRET_VARIABLES.has(name) || raw === undefined ? '' : ` (got "${raw}")`;
+      const shown =
+        SECRET_VARIABLES.has(name) || raw === undefined ? '' : ` (got "${withoutPassword(raw)}")`;
       problems.set(name, `${name} ${issue.message}${shown}`);
     }
     throw new ConfigError([...problems.values()]);
@@ -272,6 +273,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** Variables whose values are never echoed back in a message. */
+/** A URL's password (`scheme://user:password@host`) replaced by `***`, for messages. */
+function withoutPassword(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@');
+}
+
 const SECRET_VARIABLES = new Set([
   'SECRET_KEY',
   'PLATFORM_PRIVATE_KEY',

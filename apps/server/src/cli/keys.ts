@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, normaliseOrigin } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { openDatabase } from '../db/open-database.js';
+import { isPostgresUrl, openDatabase } from '../db/open-database.js';
 import { ApiKeyService } from '../platform/api-key-service.js';
 import { loadMasterKey } from '../security/master-key.js';
 import { SecretBox } from '../security/secret-box.js';
@@ -36,14 +36,26 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const config = loadConfig(process.env);
-  const databaseFile = config.databaseUrl.slice('sqlite:'.length);
-  if (databaseFile !== ':memory:' && !fs.existsSync(databaseFile)) {
-    throw new UsageError(
-      `There is no database at ${databaseFile} yet. Start the server once (npm start), then manage keys.`,
+  const notYet = (where: string) =>
+    new UsageError(
+      `There is no Talkbooth database ${where} yet. Start the server once (npm start), then manage keys.`,
     );
+  const postgres = isPostgresUrl(config.databaseUrl);
+  const databaseFile = config.databaseUrl.slice('sqlite:'.length);
+  if (!postgres && databaseFile !== ':memory:' && !fs.existsSync(databaseFile)) {
+    throw notYet(`at ${databaseFile}`);
   }
   const db = openDatabase(config.databaseUrl);
   try {
+    if (postgres) {
+      // Never create the schema from here: an empty database means the server never ran.
+      const tables = await db.introspection.getTables();
+      if (!tables.some((table) => table.name === 'orgs')) {
+        // Host and database only: the URL's user and password stay out of the message.
+        const url = new URL(config.databaseUrl);
+        throw notYet(`in ${url.host}${url.pathname}`);
+      }
+    }
     await migrateToLatest(db);
     const org = await db.selectFrom('orgs').select('id').executeTakeFirst();
     if (org === undefined)

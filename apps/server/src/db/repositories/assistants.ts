@@ -4,6 +4,7 @@ import type { AssistantDto } from '@talkbooth/protocol';
 import type { SecretBox } from '../../security/secret-box.js';
 import { applyListFilters, type ListFilters } from '../list-filters.js';
 import type { Database } from '../schema.js';
+import { lockingRead } from '../row-locks.js';
 import { packDocument, unpackDocument, type StoredDocument } from './documents.js';
 
 export const ASSISTANT_SECRET_PATHS = ['serverUrlSecret'] as const;
@@ -96,6 +97,7 @@ export class AssistantRepository {
         .select(COLUMNS)
         .where('org_id', '=', orgId)
         .where('id', '=', id)
+        .$call(lockingRead(trx))
         .executeTakeFirst();
       if (row === undefined) return undefined;
       await trx.deleteFrom('assistants').where('org_id', '=', orgId).where('id', '=', id).execute();

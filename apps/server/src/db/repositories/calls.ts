@@ -4,6 +4,7 @@ import { withoutServerWrittenCallFields, type Call } from '@talkbooth/protocol';
 import type { SecretBox } from '../../security/secret-box.js';
 import { hashToken, randomToken } from '../../security/tokens.js';
 import { applyListFilters, type ListFilters } from '../list-filters.js';
+import { lockingRead } from '../row-locks.js';
 import type { CallTable, Database } from '../schema.js';
 import { packDocument, unpackDocument } from './documents.js';
 
@@ -123,8 +124,8 @@ export class CallRepository {
 
   /**
    * Writes a live call's progress: column fields (status, times, reason) and top-level
-   * document fields (messages, transcript…), replacing the keys given. One writer per
-   * call (its session), so read-modify-write in a transaction is enough. The first ending
+   * document fields (messages, transcript…), replacing the keys given. A read-modify-write
+   * in a transaction that locks the row, so a sweep ending the call meanwhile waits. The first ending
    * stands: once a call is ended (by its session, or by the sweep for a lost lease), a later
    * write keeps its status, time and reason.
    */
@@ -139,6 +140,7 @@ export class CallRepository {
         .selectFrom('calls')
         .select(['data', 'status'])
         .where('id', '=', id)
+        .$call(lockingRead(trx))
         .executeTakeFirst();
       if (row === undefined) return;
       const data = {
@@ -240,6 +242,7 @@ export class CallRepository {
           .selectFrom('calls')
           .select(['data', 'status', 'lease_expires_at'])
           .where('id', '=', candidate.id)
+          .$call(lockingRead(trx))
           .executeTakeFirst();
         if (
           row === undefined ||
