@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure } from '../test-support/platform-failure.js';
+import { testDatabaseFor, type TestDatabase } from '../test-support/test-database.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /** The built CLI, exactly what `npm run keys` runs. */
@@ -16,12 +17,22 @@ interface CliResult {
   stderr: string;
 }
 
-/** Runs the CLI on a data folder, with nothing else from this process's environment. */
-function keys(dataDir: string, ...args: string[]): Promise<CliResult> {
+/** Where the CLI looks: a server's data folder, and its database when that is PostgreSQL. */
+interface KeysTarget {
+  dataDir: string;
+  db: Pick<TestDatabase, 'kind' | 'url'>;
+}
+
+/**
+ * Runs the CLI on a data folder (and, on PostgreSQL, its DATABASE_URL), with nothing else
+ * from this process's environment.
+ */
+function keys(target: KeysTarget, ...args: string[]): Promise<CliResult> {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npx tsc -b\` first`);
+  const database = target.db.kind === 'postgres' ? { DATABASE_URL: target.db.url } : {};
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH, DATA_DIR: dataDir },
+      env: { PATH: process.env.PATH, DATA_DIR: target.dataDir, ...database },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -54,8 +65,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const keyCount = () =>
-  (server.readDb().prepare('select count(*) as n from api_keys').get() as { n: number }).n;
+const keyCount = () => server.db.count('api_keys');
 
 /** POST /platform/call/web with a public key, from a page on `origin`. */
 async function webCallFrom(key: string, origin: string | undefined) {
@@ -74,12 +84,11 @@ async function webCallFrom(key: string, origin: string | undefined) {
 
 describe('npm run keys (the built CLI on a server’s data folder)', () => {
   it('lists both first-start keys with their hints, never the keys themselves', async () => {
-    const result = await keys(server.dataDir, 'list');
+    const result = await keys(server, 'list');
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    const rows = server
-      .readDb()
-      .prepare("select id, kind from api_keys where name like '%created at first start'")
-      .all() as { id: string; kind: 'private' | 'public' }[];
+    const rows = await server.db.all<{ id: string; kind: 'private' | 'public' }>(
+      "select id, kind from api_keys where name like '%created at first start'",
+    );
     expect(rows.map((r) => r.kind).sort()).toEqual(['private', 'public']);
     for (const row of rows) {
       const key = row.kind === 'private' ? server.privateKey! : server.publicKey!;
@@ -96,31 +105,31 @@ describe('npm run keys (the built CLI on a server’s data folder)', () => {
   });
 
   it('creates a private key that works against the server at once, shown once only', async () => {
-    const before = keyCount();
-    const result = await keys(server.dataDir, 'create', '--kind', 'private', '--name', 'CRM sync');
+    const before = await keyCount();
+    const result = await keys(server, 'create', '--kind', 'private', '--name', 'CRM sync');
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const { id, key } = createdKey(result);
     expect(key).toMatch(/^tb_private_/);
-    expect(keyCount()).toBe(before + 1);
+    expect(await keyCount()).toBe(before + 1);
 
     const client = server.client(key);
     expect((await client.assistant.list()).length).toBeGreaterThan(0);
     const made = await client.assistant.create({ name: 'Made with the CLI key' });
     expect(made.orgId).toBe((await server.client().assistant.get(made.id)).orgId);
 
-    const list = await keys(server.dataDir, 'list');
+    const list = await keys(server, 'list');
     const line = list.stdout.split('\n').find((l) => l.startsWith(id));
     expect(line).toContain(`…${key.slice(-4)}  active  "CRM sync"`);
     expect(list.stdout).not.toContain(key);
     // Only its hash is stored.
-    const stored = server.readDb().prepare('select * from api_keys where id = ?').get(id);
+    const stored = await server.db.get('select * from api_keys where id = ?', id);
     expect(JSON.stringify(stored)).not.toContain(key.slice('tb_private_'.length));
   });
 
   it('creates a public key limited to its origins: 201 from them, 403 from anywhere else', async () => {
     const result = await keys(
-      server.dataDir,
+      server,
       'create',
       '--kind',
       'public',
@@ -144,7 +153,7 @@ describe('npm run keys (the built CLI on a server’s data folder)', () => {
     // Still a public key: nothing but web calls.
     expect((await failure(server.client(key).assistant.list())).status).toBe(403);
 
-    const list = await keys(server.dataDir, 'list');
+    const list = await keys(server, 'list');
     expect(list.stdout.split('\n').find((l) => l.startsWith(id))).toMatch(
       /public {3}….{4} {2}active {2}"Clinic site" {2}created \S+ {2}origins: https:\/\/a\.example, https:\/\/b\.example:8443$/,
     );
@@ -152,7 +161,7 @@ describe('npm run keys (the built CLI on a server’s data folder)', () => {
 
   it('stores an origin the way browsers send it (without a trailing slash)', async () => {
     const result = await keys(
-      server.dataDir,
+      server,
       'create',
       '--kind',
       'public',
@@ -166,10 +175,10 @@ describe('npm run keys (the built CLI on a server’s data folder)', () => {
   });
 
   it('revokes a key: it answers 401 from then on, and the other keys keep working', async () => {
-    const { id, key } = createdKey(await keys(server.dataDir, 'create', '--kind', 'private'));
+    const { id, key } = createdKey(await keys(server, 'create', '--kind', 'private'));
     await server.client(key).assistant.list();
 
-    const result = await keys(server.dataDir, 'revoke', id);
+    const result = await keys(server, 'revoke', id);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toBe(
       `Revoked private key ${id} (…${key.slice(-4)}). Requests with it now get 401.\n`,
@@ -181,21 +190,21 @@ describe('npm run keys (the built CLI on a server’s data folder)', () => {
     );
     expect(await server.client().assistant.list()).not.toHaveLength(0);
 
-    const list = await keys(server.dataDir, 'list');
+    const list = await keys(server, 'list');
     expect(list.stdout.split('\n').find((l) => l.startsWith(id))).toMatch(
       /private {2}….{4} {2}revoked \d{4}-\d\d-\d\dT\S+Z {2}"private key"/,
     );
   });
 
   it('revokes a public key too, and the server stops handing it to the web app', async () => {
-    const { id, key } = createdKey(await keys(server.dataDir, 'create', '--kind', 'public'));
+    const { id, key } = createdKey(await keys(server, 'create', '--kind', 'public'));
     expect((await webCallFrom(key, 'https://any.example')).status).toBe(201);
     const handedOut = async () =>
       ((await server.get('/api/client-config')).json as { platformPublicKey: string | null })
         .platformPublicKey;
     // The newest key that works from any origin is the one the web app gets.
     expect(await handedOut()).toBe(key);
-    expect((await keys(server.dataDir, 'revoke', id)).code).toBe(0);
+    expect((await keys(server, 'revoke', id)).code).toBe(0);
     expect((await webCallFrom(key, 'https://any.example')).status).toBe(401);
     expect(await handedOut()).toBe(server.publicKey);
   });
@@ -204,7 +213,7 @@ describe('npm run keys (the built CLI on a server’s data folder)', () => {
     const stopped = await startTestServer();
     await stopped.close();
     const { key } = createdKey(
-      await keys(stopped.dataDir, 'create', '--kind', 'private', '--name', 'Offline'),
+      await keys(stopped, 'create', '--kind', 'private', '--name', 'Offline'),
     );
     const again = await startTestServer({ dataDir: stopped.dataDir });
     try {
@@ -218,13 +227,13 @@ describe('npm run keys (the built CLI on a server’s data folder)', () => {
 
   describe('bad usage exits 1 with a clear message and changes nothing', () => {
     it('prints the usage for no command (exit 1) and for --help (exit 0)', async () => {
-      const none = await keys(server.dataDir);
+      const none = await keys(server);
       expect(none.code).toBe(1);
       expect(none.stdout.startsWith(USAGE_START)).toBe(true);
       expect(none.stdout).toContain('npm run keys -- create --kind private|public');
       expect(none.stdout).toContain('npm run keys -- revoke <key id>');
 
-      const help = await keys(server.dataDir, '--help');
+      const help = await keys(server, '--help');
       expect(help.code).toBe(0);
       expect(help.stdout).toBe(none.stdout);
     });
@@ -246,27 +255,36 @@ describe('npm run keys (the built CLI on a server’s data folder)', () => {
       [['list', '--bogus'], /^Unknown option '--bogus'/],
       [['create', '--kind'], /--kind/],
     ])('%j', async (args, message) => {
-      const before = keyCount();
-      const result = await keys(server.dataDir, ...args);
+      const before = await keyCount();
+      const result = await keys(server, ...args);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(message);
       expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
       expect(result.stdout).not.toMatch(/tb_(private|public)_/);
-      expect(keyCount()).toBe(before);
+      expect(await keyCount()).toBe(before);
     });
 
     it('says to start the server first on an empty data folder', async () => {
       const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-keys-empty-'));
+      // On PostgreSQL the database exists, empty: the server has never run on it.
+      const db = await testDatabaseFor(empty);
+      const where =
+        db.kind === 'sqlite'
+          ? `at ${path.join(empty, 'talkbooth.db')}`
+          : `in ${new URL(db.url).host}${new URL(db.url).pathname}`;
       for (const args of [['list'], ['create', '--kind', 'private']]) {
-        const result = await keys(empty, ...args);
+        const result = await keys({ dataDir: empty, db }, ...args);
         expect(result.code).toBe(1);
         expect(result.stderr).toBe(
-          `There is no database at ${path.join(empty, 'talkbooth.db')} yet. Start the server once (npm start), then manage keys.\n`,
+          `There is no Talkbooth database ${where} yet. Start the server once (npm start), then manage keys.\n`,
         );
         expect(result.stdout).toBe('');
       }
-      // Asking about keys creates nothing.
+      // Asking about keys creates nothing: no file, no table.
       expect(fs.readdirSync(empty)).toEqual([]);
+      if (db.kind === 'postgres')
+        expect(await db.all('select * from pg_tables where schemaname = ?', 'public')).toEqual([]);
+      await db.close();
     });
   });
 });

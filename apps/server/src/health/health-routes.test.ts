@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { onPostgres } from '../test-support/test-database.js';
 import { serversClosedAfterEachTest } from '../test-support/test-server.js';
 import { registerHealthRoutes } from './health-routes.js';
 
@@ -20,7 +21,8 @@ describe('GET /healthz and /readyz (real server)', () => {
     expect(ready.json).toEqual({
       status: 'ready',
       checks: {
-        database: 'ok',
+        // Says which database answered: the PostgreSQL test project really runs on it.
+        database: onPostgres() ? 'ok (PostgreSQL)' : 'ok (SQLite)',
         voice: 'ok',
         shutdown: 'running',
         calls: '0 of 12 places taken',
@@ -51,7 +53,10 @@ describe('GET /healthz and /readyz (real server)', () => {
       statusCode: 503,
       message: 'Not ready: The server is shutting down.',
       status: 'not-ready',
-      checks: { shutdown: 'failing: The server is shutting down.', database: 'ok' },
+      checks: {
+        shutdown: 'failing: The server is shutting down.',
+        database: expect.stringMatching(/^ok /),
+      },
     });
     // The server still lives, and says so.
     expect((await server.get('/healthz')).status).toBe(200);

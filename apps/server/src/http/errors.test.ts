@@ -10,12 +10,11 @@ afterAll(async () => {
   await server.close();
 });
 
-const count = (table: string) =>
-  (server.readDb().prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
+const count = (table: string) => server.db.count(table);
 
 describe('error answers (real server)', () => {
   it('answers malformed JSON with 400 and a message, and writes nothing', async () => {
-    const before = count('users');
+    const before = await count('users');
     const response = await server.post('/api/register', '{"username": "ann", "email": ');
     expect(response.status).toBe(400);
     expect(response.json).toEqual({
@@ -23,11 +22,11 @@ describe('error answers (real server)', () => {
       error: 'Bad Request',
       message: 'The request body is not valid JSON. Check for a missing quote, comma or brace.',
     });
-    expect(count('users')).toBe(before);
+    expect(await count('users')).toBe(before);
   });
 
   it('answers a body over 64 KiB with 413, and writes nothing', async () => {
-    const before = count('feedback');
+    const before = await count('feedback');
     const response = await server.post('/api/feedback', { message: 'x'.repeat(70 * 1024) });
     expect(response.status).toBe(413);
     expect(response.json).toEqual({
@@ -35,7 +34,7 @@ describe('error answers (real server)', () => {
       error: 'Payload Too Large',
       message: 'The request body is larger than the 64 KiB limit.',
     });
-    expect(count('feedback')).toBe(before);
+    expect(await count('feedback')).toBe(before);
   });
 
   it('answers a body that is not JSON with 415', async () => {
@@ -53,7 +52,7 @@ describe('error answers (real server)', () => {
   });
 
   it('refuses bodies nested more than 64 levels deep, and writes nothing', async () => {
-    const before = count('feedback');
+    const before = await count('feedback');
     const deep = `{"message":"hi","extra":${'['.repeat(65)}${']'.repeat(65)}}`;
     const response = await server.post('/api/feedback', deep);
     expect(response.status).toBe(400);
@@ -62,7 +61,7 @@ describe('error answers (real server)', () => {
       error: 'Bad Request',
       message: 'The request body is nested more than 64 levels deep. Flatten it.',
     });
-    expect(count('feedback')).toBe(before);
+    expect(await count('feedback')).toBe(before);
     const fine = `{"message":"hi","extra":${'['.repeat(60)}${']'.repeat(60)}}`;
     expect((await server.post('/api/feedback', fine)).status).toBe(201);
   });

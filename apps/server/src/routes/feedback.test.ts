@@ -18,12 +18,12 @@ interface FeedbackRow {
   message: string;
 }
 const stored = (id: string) =>
-  server
-    .readDb()
-    .prepare('select product, call_id, assistant_id, rating, message from feedback where id = ?')
-    .get(id) as FeedbackRow | undefined;
+  server.db.get<FeedbackRow>(
+    'select product, call_id, assistant_id, rating, message from feedback where id = ?',
+    id,
+  );
 
-describe('POST /api/feedback (real server, real SQLite file)', () => {
+describe('POST /api/feedback (real server, real database)', () => {
   it('stores the feedback with the call id, the assistant and the rating', async () => {
     const [demo] = await server.client().assistant.list();
     const call = await server.client().call.createWeb({ assistantId: demo!.id });
@@ -35,7 +35,7 @@ describe('POST /api/feedback (real server, real SQLite file)', () => {
     expect(response.status).toBe(201);
     const receipt = feedbackReceiptSchema.parse(response.json);
     // The assistant is taken from the call when the browser does not say it.
-    expect(stored(receipt.id)).toEqual({
+    expect(await stored(receipt.id)).toEqual({
       product: 'medibrief',
       call_id: call.id,
       assistant_id: demo!.id,
@@ -45,9 +45,8 @@ describe('POST /api/feedback (real server, real SQLite file)', () => {
   });
 
   it('refuses feedback about a call that does not exist, naming the field, and stores nothing', async () => {
-    const count = () =>
-      (server.readDb().prepare('select count(*) as n from feedback').get() as { n: number }).n;
-    const before = count();
+    const count = () => server.db.count('feedback');
+    const before = await count();
     const response = await server.post('/api/feedback', { rating: 4, callId: 'no-such-call' });
     expect(response.status).toBe(400);
     const message =
@@ -58,13 +57,13 @@ describe('POST /api/feedback (real server, real SQLite file)', () => {
       message,
       fields: { callId: message },
     });
-    expect(count()).toBe(before);
+    expect(await count()).toBe(before);
   });
 
   it('accepts text without a call id or rating, and a rating without text', async () => {
     const textOnly = await server.post('/api/feedback', { message: 'Nice' });
     expect(textOnly.status).toBe(201);
-    expect(stored(feedbackReceiptSchema.parse(textOnly.json).id)).toMatchObject({
+    expect(await stored(feedbackReceiptSchema.parse(textOnly.json).id)).toMatchObject({
       call_id: null,
       rating: null,
       message: 'Nice',
@@ -72,7 +71,7 @@ describe('POST /api/feedback (real server, real SQLite file)', () => {
 
     const ratingOnly = await server.post('/api/feedback', { rating: 3, callId: null });
     expect(ratingOnly.status).toBe(201);
-    expect(stored(feedbackReceiptSchema.parse(ratingOnly.json).id)).toMatchObject({
+    expect(await stored(feedbackReceiptSchema.parse(ratingOnly.json).id)).toMatchObject({
       rating: 3,
       message: '',
     });
@@ -87,17 +86,13 @@ describe('POST /api/feedback (real server, real SQLite file)', () => {
   });
 
   it('rejects empty feedback with a message a person can act on, and stores nothing', async () => {
-    const before = (
-      server.readDb().prepare('select count(*) as n from feedback').get() as { n: number }
-    ).n;
+    const before = await server.db.count('feedback');
     const response = await server.post('/api/feedback', { message: '   ' });
     expect(response.status).toBe(400);
     expect(response.json).toMatchObject({
       message: 'Write a few words of feedback or give a rating.',
     });
-    const after = (
-      server.readDb().prepare('select count(*) as n from feedback').get() as { n: number }
-    ).n;
+    const after = await server.db.count('feedback');
     expect(after).toBe(before);
   });
 });

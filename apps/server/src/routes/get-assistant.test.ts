@@ -12,18 +12,19 @@ afterEach(async () => {
 const check = (s: TestServer, unicode: unknown, client = '203.0.113.1') =>
   s.post('/api/get-assistant', { unicode }, { 'x-forwarded-for': client });
 
-describe('POST /api/get-assistant (real server, real SQLite file)', () => {
+describe('POST /api/get-assistant (real server, real database)', () => {
   it('answers the session object for the demo code, with the seeded assistant id', async () => {
     server = await startTestServer({ env: { TRUST_PROXY: 'true' } });
     const response = await check(server, DEMO_CODE);
     expect(response.status).toBe(200);
     const session = sessionObjectSchema.parse(response.json);
-    const row = server
-      .readDb()
-      .prepare(
-        "select id, name from assistants where json_extract(data, '$.metadata.seed') = 'demo-clinic'",
-      )
-      .get() as { id: string; name: string };
+    const rows = await server.db.all<{ id: string; data: string }>(
+      'select id, data from assistants',
+    );
+    const row = rows.find(
+      (r) =>
+        (JSON.parse(r.data) as { metadata?: { seed?: string } }).metadata?.seed === 'demo-clinic',
+    )!;
     expect(session).toEqual({
       assistantId: row.id,
       assistantName: 'Riverside Clinic front desk',
@@ -45,22 +46,28 @@ describe('POST /api/get-assistant (real server, real SQLite file)', () => {
     expect((await check(server, 'no-such-code')).json).toEqual([]);
     expect((await check(server, '')).json).toEqual([]);
 
-    const db = server.writeDb();
-    const demo = db
-      .prepare("select org_id, assistant_id from access_codes where label = 'demo-pinned'")
-      .get() as { org_id: string; assistant_id: string };
-    const insert = db.prepare(
-      `insert into access_codes (id, org_id, assistant_id, code_hash, label, expires_at, revoked_at, created_at, updated_at)
-       values (?, ?, ?, ?, null, ?, ?, ?, ?)`,
-    );
+    const demo = (await server.db.get<{ org_id: string; assistant_id: string }>(
+      "select org_id, assistant_id from access_codes where label = 'demo-pinned'",
+    ))!;
     const add = (id: string, code: string, expiresAt: string | null, revokedAt: string | null) => {
       const at = new Date().toISOString();
       const hash = hashAccessCode(code, server!.codeKey);
-      insert.run(id, demo.org_id, demo.assistant_id, hash, expiresAt, revokedAt, at, at);
+      return server!.db.run(
+        `insert into access_codes (id, org_id, assistant_id, code_hash, label, expires_at, revoked_at, created_at, updated_at)
+         values (?, ?, ?, ?, null, ?, ?, ?, ?)`,
+        id,
+        demo.org_id,
+        demo.assistant_id,
+        hash,
+        expiresAt,
+        revokedAt,
+        at,
+        at,
+      );
     };
-    add('revoked', 'revoked-code', null, new Date().toISOString());
-    add('expired', 'expired-code', new Date(Date.now() - 60_000).toISOString(), null);
-    add('later', 'expires-later', new Date(Date.now() + 3_600_000).toISOString(), null);
+    await add('revoked', 'revoked-code', null, new Date().toISOString());
+    await add('expired', 'expired-code', new Date(Date.now() - 60_000).toISOString(), null);
+    await add('later', 'expires-later', new Date(Date.now() + 3_600_000).toISOString(), null);
 
     expect((await check(server, 'revoked-code')).json).toEqual([]);
     expect((await check(server, 'expired-code')).json).toEqual([]);

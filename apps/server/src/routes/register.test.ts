@@ -17,7 +17,7 @@ const valid = {
   password: 'correct horse battery',
 };
 
-describe('POST /api/register (real server, real SQLite file)', () => {
+describe('POST /api/register (real server, real database)', () => {
   it('creates the account, answers 201 without the password, and stores an argon2id hash', async () => {
     const response = await server.post('/api/register', valid);
     expect(response.status).toBe(201);
@@ -26,10 +26,10 @@ describe('POST /api/register (real server, real SQLite file)', () => {
     expect(response.text).not.toContain(valid.password);
     expect(response.text).not.toContain('argon2');
 
-    const row = server
-      .readDb()
-      .prepare('select username, email, password_hash from users where id = ?')
-      .get(user.id) as { username: string; email: string; password_hash: string };
+    const row = (await server.db.get<{ username: string; email: string; password_hash: string }>(
+      'select username, email, password_hash from users where id = ?',
+      user.id,
+    ))!;
     expect(row.email).toBe('alice@example.com');
     expect(row.password_hash).toMatch(
       /^\$argon2id\$v=19\$(?=[^$]*m=\d+)(?=[^$]*t=\d+)(?=[^$]*p=\d+)[^$]+\$/,
@@ -66,13 +66,7 @@ describe('POST /api/register (real server, real SQLite file)', () => {
       message: 'An account with this e-mail address already exists. Use another address.',
       fields: { email: 'This e-mail address is already registered.' },
     });
-    const count = server
-      .readDb()
-      .prepare("select count(*) as n from users where email = 'dup@example.com'")
-      .get() as {
-      n: number;
-    };
-    expect(count.n).toBe(1);
+    expect(await server.db.count('users', 'email = ?', 'dup@example.com')).toBe(1);
   });
 
   it.each([
@@ -128,18 +122,14 @@ describe('POST /api/register (real server, real SQLite file)', () => {
   });
 
   it('rejects a bad e-mail on its own and stores nothing', async () => {
-    const before = (
-      server.readDb().prepare('select count(*) as n from users').get() as { n: number }
-    ).n;
+    const before = await server.db.count('users');
     const response = await server.post('/api/register', { ...valid, email: 'bob@' });
     expect(response.status).toBe(400);
     expect(response.json).toMatchObject({
       message: 'Enter a valid e-mail address, like name@example.com.',
       fields: { email: 'Enter a valid e-mail address, like name@example.com.' },
     });
-    const after = (
-      server.readDb().prepare('select count(*) as n from users').get() as { n: number }
-    ).n;
+    const after = await server.db.count('users');
     expect(after).toBe(before);
   });
 });

@@ -18,7 +18,7 @@ export async function withRepositories<T>(
     phoneNumbers: PhoneNumberRepository;
   }) => Promise<T>,
 ): Promise<T> {
-  const db = openDatabase(`sqlite:${server.databaseFile}`);
+  const db = openDatabase(server.db.url);
   const box = new SecretBox(loadMasterKey(undefined, server.dataDir));
   try {
     return await use({

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import SQLite from 'better-sqlite3';
 import { afterEach } from 'vitest';
 import { PlatformClient } from '@talkbooth/platform-client';
 import { buildApp, type AppOptions, type TalkboothApp } from '../app.js';
@@ -10,19 +9,20 @@ import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { accessCodeKey } from '../security/access-codes.js';
 import { loadMasterKey } from '../security/master-key.js';
+import { testDatabaseFor, type TestDatabase } from './test-database.js';
 
 export const DEMO_CODE = 'riverside-demo';
 
 export interface TestServer extends TalkboothApp {
   baseUrl: string;
   dataDir: string;
-  databaseFile: string;
+  /**
+   * The server's database (its SQLite file, or in the PostgreSQL test project a database of
+   * its own), with plain SQL for checking what was stored and arranging rows a test needs.
+   */
+  db: TestDatabase;
   /** Every log line the server wrote, as text. */
   logs: string[];
-  /** A read-only view of the server's SQLite file, for checking what was stored. */
-  readDb(): SQLite.Database;
-  /** A writable connection to the same file, for arranging rows a test needs. */
-  writeDb(): SQLite.Database;
   /** The key this server hashes access codes with. */
   codeKey: Buffer;
   /** The platform keys created at this start (undefined when none was created). */
@@ -50,15 +50,18 @@ export interface TestServerOptions extends Omit<AppOptions, 'logger'> {
 }
 
 /**
- * Starts the real server on a random port with its own SQLite file in a temp folder,
- * and a tiny built web app, exactly as `npm start` would run it.
+ * Starts the real server on a random port with its own database (a SQLite file in a temp
+ * folder, or a PostgreSQL database of its own in that test project) and a tiny built web
+ * app, exactly as `npm start` would run it.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-test-'));
+  const db = await testDatabaseFor(dataDir);
   const config = loadConfig({
     DATA_DIR: dataDir,
     DEMO_UNICODE: DEMO_CODE,
     LOG_LEVEL: 'info',
+    ...(db.kind === 'postgres' ? { DATABASE_URL: db.url } : {}),
     ...options.env,
   });
   const logs: string[] = [];
@@ -77,7 +80,6 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const address = built.app.server.address();
   if (typeof address !== 'object' || address === null) throw new Error('server has no port');
   const baseUrl = `http://127.0.0.1:${address.port}`;
-  const databaseFile = config.databaseUrl.slice('sqlite:'.length);
 
   const request = async (init: RequestInit & { pathname: string }): Promise<TestResponse> => {
     const response = await fetch(baseUrl + init.pathname, init);
@@ -91,7 +93,6 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return { status: response.status, headers: response.headers, text, json };
   };
 
-  const opened: SQLite.Database[] = [];
   const keyOf = (kind: 'private' | 'public') =>
     built.createdKeys.find((k) => k.record.kind === kind)?.key;
   const privateKey = keyOf('private');
@@ -100,18 +101,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...built,
     baseUrl,
     dataDir,
-    databaseFile,
+    db,
     logs,
-    readDb() {
-      const db = new SQLite(databaseFile, { readonly: true });
-      opened.push(db);
-      return db;
-    },
-    writeDb() {
-      const db = new SQLite(databaseFile);
-      opened.push(db);
-      return db;
-    },
     codeKey: accessCodeKey(loadMasterKey(config.secretKey, dataDir)),
     privateKey,
     publicKey,
@@ -130,7 +121,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return request({ pathname, method: 'GET', headers });
     },
     async close() {
-      for (const db of opened) db.close();
+      await db.close();
       await built.app.close();
     },
   };

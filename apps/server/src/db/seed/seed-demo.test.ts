@@ -18,10 +18,9 @@ describe('demo seeding', () => {
   it('seeds the demo clinic once: assistant, knowledge base, intake and talk collection', async () => {
     const server = await start();
     expect(server.demo).toMatchObject({ seeded: true, pinned: true, demoCode: 'riverside-demo' });
-    const rows = server.readDb().prepare('select name, data from assistants').all() as {
-      name: string;
-      data: string;
-    }[];
+    const rows = await server.db.all<{ name: string; data: string }>(
+      'select name, data from assistants',
+    );
     expect(rows).toHaveLength(1);
     const assistant = JSON.parse(rows[0]!.data) as Record<string, unknown> & {
       model: { knowledge: { id: string }[]; intake: { questions: unknown[] } };
@@ -40,21 +39,14 @@ describe('demo seeding', () => {
     started.pop();
     const again = await start({ dataDir: server.dataDir });
     expect(again.demo.seeded).toBe(false);
-    expect(
-      (again.readDb().prepare('select count(*) as n from assistants').get() as { n: number }).n,
-    ).toBe(1);
+    expect(await again.db.count('assistants')).toBe(1);
   });
 
-  it('stores codes only as keyed hashes: the code is nowhere in the database file', async () => {
+  it('stores codes only as keyed hashes: the code is nowhere in the database', async () => {
     const server = await start({ env: { DEMO_UNICODE: 'Plaintext-Probe-42' } });
     await server.close();
     started.pop();
-    const files = ['', '-wal']
-      .map((suffix) => server.databaseFile + suffix)
-      .filter((file) => fs.existsSync(file));
-    const bytes = Buffer.concat(files.map((file) => fs.readFileSync(file)))
-      .toString('latin1')
-      .toLowerCase();
+    const bytes = (await server.db.storedText()).toLowerCase();
     expect(bytes).toContain('riverside clinic front desk');
     expect(bytes).not.toContain('plaintext-probe-42');
     expect(bytes).not.toContain('plaintextprobe42');
@@ -91,18 +83,12 @@ describe('demo seeding', () => {
     const third = await start({ dataDir: first.dataDir, env: { DEMO_UNICODE: 'clinic-two' } });
     expect(await check(third, 'clinic-two')).toMatchObject({ product: 'medibrief' });
     expect(await check(third, 'clinic-one')).toEqual([]);
-    const active = third
-      .readDb()
-      .prepare('select count(*) as n from access_codes where revoked_at is null')
-      .get() as {
-      n: number;
-    };
-    expect(active.n).toBe(1);
+    expect(await third.db.count('access_codes', 'revoked_at is null')).toBe(1);
   });
 
   it('has no demo link once the demo assistant is deleted', async () => {
     const first = await start();
-    first.writeDb().prepare('delete from assistants').run();
+    await first.db.run('delete from assistants');
     await first.close();
     started.pop();
     const second = await start({ dataDir: first.dataDir });
@@ -118,6 +104,7 @@ describe('the data folder', () => {
     const server = await start({ dataDir });
     expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
     expect(fs.statSync(path.join(dataDir, 'secret.key')).mode & 0o777).toBe(0o600);
-    expect(server.databaseFile.startsWith(dataDir)).toBe(true);
+    // The SQLite file lives there too; on PostgreSQL no file is made.
+    expect(fs.existsSync(path.join(dataDir, 'talkbooth.db'))).toBe(server.db.kind === 'sqlite');
   });
 });

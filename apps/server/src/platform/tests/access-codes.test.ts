@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessCodeSchema, sessionObjectSchema } from '@talkbooth/protocol';
-import { databaseText, failure } from '../../test-support/platform-failure.js';
+import { failure } from '../../test-support/platform-failure.js';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 /** The server's clock, moved by the tests to expire codes without waiting. */
@@ -39,7 +39,7 @@ describe('access codes through the typed client, used with POST /api/get-assista
     expect(accessCodeSchema.strict().parse(again)).toMatchObject({ useCount: 1, status: 'active' });
     expect(JSON.stringify(listed)).not.toContain(created.code);
     expect(await client.accessCode.get(created.id)).not.toHaveProperty('code');
-    expect(await databaseText(server.databaseFile)).not.toContain(created.code);
+    expect(await server.db.storedText()).not.toContain(created.code);
   });
 
   it('takes a code of your own, and refuses one already in use (in any letter case)', async () => {

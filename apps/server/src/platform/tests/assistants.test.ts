@@ -1,7 +1,7 @@
 import type { AssistantDto } from '@talkbooth/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
-import { databaseText, failure } from '../../test-support/platform-failure.js';
+import { failure } from '../../test-support/platform-failure.js';
 import { withRepositories } from '../../test-support/stored-repositories.js';
 
 let server: TestServer;
@@ -219,7 +219,7 @@ describe('assistants through the typed client (real server, real SQLite file)', 
     });
     expect(created.serverUrlSecret).toBe('••••5b4a');
     expect(JSON.stringify(await client.assistant.list({ limit: 1000 }))).not.toContain(secret);
-    expect(await databaseText(server.databaseFile)).not.toContain(secret);
+    expect(await server.db.storedText()).not.toContain(secret);
 
     // A client that reads the assistant and sends it back keeps the secret.
     const fetched = await client.assistant.get(created.id);

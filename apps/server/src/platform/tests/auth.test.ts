@@ -18,10 +18,9 @@ describe('platform API keys and access (typed client against the real server)', 
     const server = await start();
     expect(server.privateKey).toMatch(/^tb_private_[\w-]{43}$/);
     expect(server.publicKey).toMatch(/^tb_public_[\w-]{43}$/);
-    const rows = server.readDb().prepare('select kind, key_hash from api_keys').all() as {
-      kind: string;
-      key_hash: string;
-    }[];
+    const rows = await server.db.all<{ kind: string; key_hash: string }>(
+      'select kind, key_hash from api_keys',
+    );
     expect(rows.map((r) => r.kind).sort()).toEqual(['private', 'public']);
     // Stored hashed: the keys themselves are not in the table.
     for (const row of rows)
@@ -61,10 +60,9 @@ describe('platform API keys and access (typed client against the real server)', 
   it('answers 401 for a revoked key', async () => {
     const server = await start();
     await server.client().assistant.list();
-    server
-      .writeDb()
-      .prepare("update api_keys set revoked_at = '2026-01-01T00:00:00.000Z' where kind = 'private'")
-      .run();
+    await server.db.run(
+      "update api_keys set revoked_at = '2026-01-01T00:00:00.000Z' where kind = 'private'",
+    );
     expect((await failure(server.client().assistant.list())).status).toBe(401);
   });
 
@@ -148,17 +146,20 @@ describe('platform API keys and access (typed client against the real server)', 
     const [assistant] = await mine.assistant.list();
     const otherKey = 'tb_private_other-organisation-key-0123456789';
     const { hashToken } = await import('../../security/tokens.js');
-    const db = server.writeDb();
     const at = new Date().toISOString();
-    db.prepare('insert into orgs (id, name, created_at, updated_at) values (?, ?, ?, ?)').run(
+    await server.db.run(
+      'insert into orgs (id, name, created_at, updated_at) values (?, ?, ?, ?)',
       'org-2',
       'Other',
       at,
       at,
     );
-    db.prepare(
+    await server.db.run(
       `insert into api_keys (id, org_id, kind, name, key_hash, key_hint, created_at, updated_at) values ('k2', 'org-2', 'private', 'other', ?, '6789', ?, ?)`,
-    ).run(hashToken(otherKey), at, at);
+      hashToken(otherKey),
+      at,
+      at,
+    );
     const theirs = new PlatformClient({ token: otherKey, baseUrl: `${server.baseUrl}/platform` });
 
     expect(await theirs.assistant.list()).toEqual([]);

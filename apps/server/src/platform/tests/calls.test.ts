@@ -3,7 +3,7 @@ import { openDatabase } from '../../db/open-database.js';
 import { CallRepository } from '../../db/repositories/calls.js';
 import { loadMasterKey } from '../../security/master-key.js';
 import { SecretBox } from '../../security/secret-box.js';
-import { databaseText, failure } from '../../test-support/platform-failure.js';
+import { failure } from '../../test-support/platform-failure.js';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 import { WEB_CALLS_PER_MINUTE } from '../routes/calls.js';
 
@@ -45,13 +45,13 @@ describe('calls through the typed client (real server, real SQLite file)', () =>
     });
     // The token is only in the answer to the create; only its hash is stored.
     expect(fetched).not.toHaveProperty('webCallUrl');
-    expect(await databaseText(server.databaseFile)).not.toContain(url.searchParams.get('token')!);
+    expect(await server.db.storedText()).not.toContain(url.searchParams.get('token')!);
   });
 
   it('lets the join token be spent once, within 60 seconds', async () => {
     const call = await server.client().call.createWeb({ assistantId: demoAssistantId });
     const token = new URL(call.webCallUrl!).searchParams.get('token')!;
-    const db = openDatabase(`sqlite:${server.databaseFile}`);
+    const db = openDatabase(server.db.url);
     try {
       const calls = new CallRepository(db, new SecretBox(loadMasterKey(undefined, server.dataDir)));
       const inTime = new Date(Date.parse(call.createdAt) + 59_000);
@@ -104,7 +104,7 @@ describe('calls through the typed client (real server, real SQLite file)', () =>
       .call.createWeb({ assistant: { name: 'Inline', serverUrlSecret: secret } });
     expect(call.assistant?.serverUrlSecret).toBe('••••7890');
     expect(JSON.stringify(await server.client().call.get(call.id))).not.toContain(secret);
-    expect(await databaseText(server.databaseFile)).not.toContain(secret);
+    expect(await server.db.storedText()).not.toContain(secret);
   });
 
   it('answers 400 for an unknown assistant, and for neither or both of assistantId and assistant', async () => {

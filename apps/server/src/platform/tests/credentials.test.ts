@@ -1,6 +1,6 @@
 import type { CreateCredential } from '@talkbooth/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseText, failure } from '../../test-support/platform-failure.js';
+import { failure } from '../../test-support/platform-failure.js';
 import { withRepositories } from '../../test-support/stored-repositories.js';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
@@ -65,7 +65,7 @@ describe('credentials through the typed client (real server, real SQLite file)',
     expect((await failure(client.credential.get(created[1]!.id))).status).toBe(404);
 
     const everything = JSON.stringify(answers);
-    const file = await databaseText(server.databaseFile);
+    const file = await server.db.storedText();
     for (const secret of Object.values(SECRETS)) {
       expect(everything).not.toContain(secret);
       expect(file).not.toContain(secret);

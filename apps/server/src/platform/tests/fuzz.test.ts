@@ -31,7 +31,6 @@ let ids: {
 /** The PATCH / PUT targets as first stored: every run starts from them again. */
 let patchAssistantRow: { data: string; secrets: string | null; name: string };
 let putCredentialRow: { provider: string; data: string; secrets: string | null };
-let writer: ReturnType<TestServer['writeDb']>;
 
 beforeAll(async () => {
   server = await startTestServer({
@@ -69,14 +68,14 @@ beforeAll(async () => {
     putCredential: put.id,
     phoneNumber: phoneNumber.id,
   };
-  const db = server.readDb();
-  patchAssistantRow = db
-    .prepare('select data, secrets, name from assistants where id = ?')
-    .get(ids.patchAssistant) as typeof patchAssistantRow;
-  putCredentialRow = db
-    .prepare('select provider, data, secrets from credentials where id = ?')
-    .get(ids.putCredential) as typeof putCredentialRow;
-  writer = server.writeDb();
+  patchAssistantRow = (await server.db.get<typeof patchAssistantRow>(
+    'select data, secrets, name from assistants where id = ?',
+    ids.patchAssistant,
+  ))!;
+  putCredentialRow = (await server.db.get<typeof putCredentialRow>(
+    'select provider, data, secrets from credentials where id = ?',
+    ids.putCredential,
+  ))!;
 }, TIMEOUT);
 
 afterAll(async () => {
@@ -304,7 +303,7 @@ interface Endpoint {
   /** What a 2xx body must look like; a JSON object unless said otherwise. */
   success?: (body: unknown) => boolean;
   /** Puts the target back as it was before each run (PATCH and PUT change it). */
-  reset?: () => void;
+  reset?: () => Promise<void>;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -313,26 +312,22 @@ const created = (status: number) => status === 201;
 const messageMatches = (pattern: RegExp) => (status: number, body: unknown) =>
   status === 400 && isObject(body) && pattern.test(String(body.message));
 
-const resetPatchAssistant = () => {
-  writer
-    .prepare('update assistants set data = ?, secrets = ?, name = ? where id = ?')
-    .run(
-      patchAssistantRow.data,
-      patchAssistantRow.secrets,
-      patchAssistantRow.name,
-      ids.patchAssistant,
-    );
-};
-const resetPutCredential = () => {
-  writer
-    .prepare('update credentials set provider = ?, data = ?, secrets = ? where id = ?')
-    .run(
-      putCredentialRow.provider,
-      putCredentialRow.data,
-      putCredentialRow.secrets,
-      ids.putCredential,
-    );
-};
+const resetPatchAssistant = () =>
+  server.db.run(
+    'update assistants set data = ?, secrets = ?, name = ? where id = ?',
+    patchAssistantRow.data,
+    patchAssistantRow.secrets,
+    patchAssistantRow.name,
+    ids.patchAssistant,
+  );
+const resetPutCredential = () =>
+  server.db.run(
+    'update credentials set provider = ?, data = ?, secrets = ? where id = ?',
+    putCredentialRow.provider,
+    putCredentialRow.data,
+    putCredentialRow.secrets,
+    ids.putCredential,
+  );
 
 const validCredential = () =>
   fc.oneof(
@@ -478,7 +473,7 @@ async function sendAndJudge(
   endpoint: Endpoint,
   body: string,
 ): Promise<{ status: number; json: unknown }> {
-  endpoint.reset?.();
+  await endpoint.reset?.();
   const path = endpoint.path();
   const response = await fetch(server.baseUrl + path, {
     method: endpoint.method,

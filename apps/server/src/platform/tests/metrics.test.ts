@@ -255,46 +255,41 @@ interface CallRow {
   status?: string;
 }
 
-let writer: ReturnType<TestServer['writeDb']>;
 let rowNumber = 0;
-function insertCall(row: CallRow): void {
+async function insertCall(row: CallRow): Promise<void> {
   rowNumber += 1;
   const status =
     row.status ??
     (row.endedAt === undefined && row.startedAt !== undefined ? 'in-progress' : 'ended');
   const live = ['ringing', 'in-progress', 'forwarding'].includes(status);
-  writer
-    .prepare(
-      `insert into calls (id, org_id, assistant_id, type, status, ended_reason, started_at, ended_at,
-         cost, data, secrets, lease_owner, lease_expires_at, created_at, updated_at)
-       values (?, ?, null, 'webCall', ?, null, ?, ?, ?, '{}', null, ?, ?, ?, ?)`,
-    )
-    .run(
-      `metrics-call-${rowNumber}`,
-      row.orgId ?? orgId,
-      status,
-      row.startedAt ?? null,
-      row.endedAt ?? null,
-      row.cost ?? null,
-      // A live call is served by some process, which holds its lease (see call-leases.ts).
-      live ? 'metrics-test' : null,
-      live ? '9999-12-31T00:00:00.000Z' : null,
-      row.createdAt,
-      row.createdAt,
-    );
+  await server.db.run(
+    `insert into calls (id, org_id, assistant_id, type, status, ended_reason, started_at, ended_at,
+       cost, data, secrets, lease_owner, lease_expires_at, created_at, updated_at)
+     values (?, ?, null, 'webCall', ?, null, ?, ?, ?, '{}', null, ?, ?, ?, ?)`,
+    `metrics-call-${rowNumber}`,
+    row.orgId ?? orgId,
+    status,
+    row.startedAt ?? null,
+    row.endedAt ?? null,
+    row.cost ?? null,
+    // A live call is served by some process, which holds its lease (see call-leases.ts).
+    live ? 'metrics-test' : null,
+    live ? '9999-12-31T00:00:00.000Z' : null,
+    row.createdAt,
+    row.createdAt,
+  );
 }
 
 beforeAll(async () => {
   // The sweep for abandoned calls would end the year-old queued call: not within this test.
   server = await startTestServer({ env: { CALL_LEASE_SECONDS: '300' } });
-  writer = server.writeDb();
-  const db = writer;
-  const orgs = db.prepare('select id from orgs').all() as { id: string }[];
+  const orgs = await server.db.all<{ id: string }>('select id from orgs');
   expect(orgs).toHaveLength(1);
   orgId = orgs[0]!.id;
-  expect(db.prepare('select count(*) as n from calls').get()).toEqual({ n: 0 });
+  expect(await server.db.count('calls')).toBe(0);
   const now = new Date().toISOString();
-  db.prepare('insert into orgs (id, name, created_at, updated_at) values (?, ?, ?, ?)').run(
+  await server.db.run(
+    'insert into orgs (id, name, created_at, updated_at) values (?, ?, ?, ?)',
     OTHER_ORG,
     'Other clinic',
     now,
@@ -302,27 +297,31 @@ beforeAll(async () => {
   );
 
   // The six calls of the hand-computed example: CALLS[5] has no end, so it is in progress.
-  for (const call of CALLS) insertCall(call);
+  for (const call of CALLS) await insertCall(call);
   // Just outside the range, on both sides: they would change every number.
-  insertCall({
+  await insertCall({
     createdAt: '2024-04-30T23:59:59.999Z',
     startedAt: '2024-04-30T23:59:59.999Z',
     endedAt: '2024-05-01T00:30:00.000Z',
     cost: 5,
   });
-  insertCall({
+  await insertCall({
     createdAt: '2024-05-04T00:00:00.000Z',
     startedAt: '2024-05-04T00:00:00.000Z',
     cost: 5,
     status: 'in-progress',
   });
   // Going on now, or not yet, elsewhere in time.
-  insertCall({ createdAt: '2024-06-01T08:00:00.000Z', status: 'ringing' });
-  insertCall({ createdAt: '2024-06-01T09:00:00.000Z', status: 'forwarding' });
-  insertCall({ createdAt: '2024-06-01T10:00:00.000Z', status: 'queued' });
+  await insertCall({ createdAt: '2024-06-01T08:00:00.000Z', status: 'ringing' });
+  await insertCall({ createdAt: '2024-06-01T09:00:00.000Z', status: 'forwarding' });
+  await insertCall({ createdAt: '2024-06-01T10:00:00.000Z', status: 'queued' });
   // Another organisation's calls, inside the range and in progress: none of them count here.
-  for (const call of CALLS) insertCall({ ...call, orgId: OTHER_ORG, cost: 100 });
-  insertCall({ orgId: OTHER_ORG, createdAt: '2024-05-02T12:00:00.000Z', status: 'in-progress' });
+  for (const call of CALLS) await insertCall({ ...call, orgId: OTHER_ORG, cost: 100 });
+  await insertCall({
+    orgId: OTHER_ORG,
+    createdAt: '2024-05-02T12:00:00.000Z',
+    status: 'in-progress',
+  });
 }, 30_000);
 
 afterAll(async () => {
@@ -400,13 +399,13 @@ describe('GET /metrics through the typed client (rows with known durations in th
   it('answers the last 30 days by default', async () => {
     const before = Date.now();
     const now = new Date();
-    insertCall({
+    await insertCall({
       createdAt: new Date(now.getTime() - 60 * MINUTE).toISOString(),
       startedAt: new Date(now.getTime() - 60 * MINUTE).toISOString(),
       endedAt: new Date(now.getTime() - 58 * MINUTE).toISOString(),
       cost: 0.5,
     });
-    insertCall({ createdAt: new Date(now.getTime() - 31 * DAY).toISOString(), cost: 7 });
+    await insertCall({ createdAt: new Date(now.getTime() - 31 * DAY).toISOString(), cost: 7 });
     const metrics = await server.client().metrics.get();
     const after = Date.now();
 

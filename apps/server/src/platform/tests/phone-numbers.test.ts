@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseText, failure } from '../../test-support/platform-failure.js';
+import { failure } from '../../test-support/platform-failure.js';
 import { withRepositories } from '../../test-support/stored-repositories.js';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
@@ -41,7 +41,7 @@ describe('phone numbers through the typed client (real server, real SQLite file)
       accountSid: SID,
       authToken: '••••6789',
     });
-    expect(await databaseText(server.databaseFile)).not.toContain(TOKEN);
+    expect(await server.db.storedText()).not.toContain(TOKEN);
 
     const again = await failure(
       client.phoneNumber.importTwilio({
@@ -151,7 +151,7 @@ describe('phone numbers through the typed client (real server, real SQLite file)
       assistantId,
       carrierNote: 'kept as given',
     });
-    expect(await databaseText(server.databaseFile)).not.toContain(secret);
+    expect(await server.db.storedText()).not.toContain(secret);
     const stored = await withRepositories(server, ({ phoneNumbers }) =>
       phoneNumbers.get(imported.orgId, imported.id),
     );

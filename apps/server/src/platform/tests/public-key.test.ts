@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AssistantDto } from '@talkbooth/protocol';
-import { databaseText, failure } from '../../test-support/platform-failure.js';
+import { failure } from '../../test-support/platform-failure.js';
 import { serversClosedAfterEachTest } from '../../test-support/test-server.js';
 import { startBanner } from '../../banner.js';
 
@@ -169,7 +169,7 @@ describe('fields only the server writes (real server)', () => {
         expect(created).not.toHaveProperty(field);
         expect(stored).not.toHaveProperty(field);
       }
-      const file = await databaseText(server.databaseFile);
+      const file = await server.db.storedText();
       expect(file).not.toContain('Forged');
       expect(file).not.toContain('collector.example');
     },

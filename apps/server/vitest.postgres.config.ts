@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The server's repository and API suites again, on PostgreSQL: each test server gets a
+ * database of its own on the local server (TEST_POSTGRES_URL), and the run drops them all
+ * when it ends. The call and speech suites run on SQLite only: their database code is the
+ * same, and running them twice would double the slowest suites.
+ */
+export default defineConfig({
+  test: {
+    name: '@talkbooth/server on PostgreSQL',
+    environment: 'node',
+    include: [
+      'src/platform/**/*.test.ts',
+      'src/routes/**/*.test.ts',
+      'src/db/**/*.test.ts',
+      'src/cli/**/*.test.ts',
+      'src/health/**/*.test.ts',
+      'src/http/errors.test.ts',
+      'src/**/*.postgres.test.ts',
+    ],
+    globalSetup: ['src/test-support/postgres-global-setup.ts'],
+    // Real servers, real databases and argon2 hashes: give each test room.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
