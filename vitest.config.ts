@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { shouldRunPostgresTests } from './apps/server/src/test-support/postgres-probe.js';
+import { shouldRunScaleOutTests } from './apps/server/src/test-support/scale-out-probe.js';
 
 // Each workspace part owns its test setup; `npm run test:unit` runs them all.
 export default defineConfig(async () => ({
@@ -10,7 +10,7 @@ export default defineConfig(async () => ({
       'packages/voice',
       'packages/web-call',
       'apps/server',
-      ...((await shouldRunPostgresTests()) ? ['apps/server/vitest.postgres.config.ts'] : []),
+      ...((await shouldRunScaleOutTests()) ? ['apps/server/vitest.scale-out.config.ts'] : []),
       'apps/web',
     ],
   },

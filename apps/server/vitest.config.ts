@@ -5,8 +5,8 @@ export default defineConfig({
     name: '@talkbooth/server',
     environment: 'node',
     include: ['src/**/*.test.ts'],
-    // Tests of several processes on one database: the PostgreSQL project runs them.
-    exclude: ['src/**/*.postgres.test.ts'],
+    // Tests of several processes on one database and Redis: the scale-out project runs them.
+    exclude: ['src/**/*.scale-out.test.ts'],
     // Real servers, real SQLite files and argon2 hashes: give each test room.
     testTimeout: 30_000,
     hookTimeout: 30_000,

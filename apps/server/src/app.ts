@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import websocket from '@fastify/websocket';
 import rateLimit from '@fastify/rate-limit';
+import type { Redis } from 'ioredis';
 import { vocabularyFor } from '@talkbooth/voice';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -11,6 +12,8 @@ import type { Config } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
 import { isPostgres, openDatabase } from './db/open-database.js';
 import { underStartLock } from './db/row-locks.js';
+import { connectRedis } from './shared-state/redis-connection.js';
+import { redisRateLimitStore } from './shared-state/rate-limit-store.js';
 import { seedDemo, type DemoSeedReport } from './db/seed/seed-demo.js';
 import { limitBodyDepth } from './http/body-depth.js';
 import { registerCompression } from './http/compression.js';
@@ -85,7 +88,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const now = options.now ?? (() => new Date());
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const db = openDatabase(config.databaseUrl);
+  let redis: Redis | undefined;
   try {
+    // Shared with the other server processes, when there are any.
+    redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl, logger);
+    const shared = redis;
     const migrations = await migrateToLatest(db);
     const masterKey = loadMasterKey(config.secretKey, config.dataDir);
     const codeKey = accessCodeKey(masterKey);
@@ -127,6 +134,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await leases.stop();
       await outbound.close();
       await db.destroy();
+      await shared?.quit();
     });
 
     // First of all hooks: nothing may build a header or a link from a malformed Host.
@@ -137,7 +145,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
     await registerCompression(app);
     await registerOpenApi(app);
-    await app.register(rateLimit, { global: false, allowList: config.rateLimitExemptIps });
+    await app.register(rateLimit, {
+      global: false,
+      allowList: config.rateLimitExemptIps,
+      // Counters every process shares (a limit spent on one holds on all), or this process's.
+      ...(shared === undefined
+        ? {}
+        : { store: redisRateLimitStore(shared, `${config.redisKeyPrefix}rate-limit:`) }),
+    });
     await app.register(appApiRoutes, {
       prefix: '/api',
       db,
@@ -202,6 +217,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           await sql`select 1`.execute(db);
           return isPostgres(db) ? 'ok (PostgreSQL)' : 'ok (SQLite)';
         },
+        ...(shared === undefined
+          ? {}
+          : {
+              redis: async () => {
+                await shared.ping();
+                return 'ok';
+              },
+            }),
         voice: () => engines.check(),
         shutdown: async () => {
           if (lifecycle.draining) throw new Error('The server is shutting down.');
@@ -222,6 +245,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     return { app, demo, createdKeys, migrations, drain, webKeyOrigins, engines };
   } catch (error) {
     await db.destroy();
+    redis?.disconnect();
     throw error;
   }
 }

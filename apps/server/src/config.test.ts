@@ -73,6 +73,18 @@ describe('loadConfig', () => {
     expect(problems.join()).not.toContain('hunter2');
   });
 
+  it('takes a Redis URL and key prefix, and never shows the password of a bad URL', () => {
+    expect(loadConfig({})).toMatchObject({ redisUrl: undefined, redisKeyPrefix: 'talkbooth:' });
+    expect(
+      loadConfig({ REDIS_URL: 'rediss://:pw@cache:6380', REDIS_KEY_PREFIX: 'clinic-a:' }),
+    ).toMatchObject({ redisUrl: 'rediss://:pw@cache:6380', redisKeyPrefix: 'clinic-a:' });
+    const problems = problemsOf({ REDIS_URL: 'http://:hunter2@cache', REDIS_KEY_PREFIX: 'a b' });
+    expect(problems).toEqual([
+      'REDIS_URL must be a Redis URL such as redis://redis.internal:6379 (or rediss:// for TLS) (got "http://:***@cache")',
+      'REDIS_KEY_PREFIX must be 1–64 letters, digits or . _ : - (like talkbooth:) (got "a b")',
+    ]);
+  });
+
   it('lists every bad value with what a good one looks like', () => {
     const problems = problemsOf({
       PORT: 'eighty',

@@ -162,6 +162,22 @@ const envSchema = z.object({
       .transform((url) => normaliseOrigin(url) ?? url)
       .optional(),
   ),
+  REDIS_URL: optional(
+    z
+      .string()
+      .refine((url) => /^rediss?:\/\/./.test(url), {
+        error: 'must be a Redis URL such as redis://redis.internal:6379 (or rediss:// for TLS)',
+      })
+      .optional(),
+  ),
+  REDIS_KEY_PREFIX: optional(
+    z
+      .string()
+      .regex(/^[\w.:-]{1,64}$/, {
+        error: 'must be 1–64 letters, digits or . _ : - (like talkbooth:)',
+      })
+      .default('talkbooth:'),
+  ),
   MAX_LIVE_CALLS: optional(count(1, 10_000).default(DEFAULT_MAX_LIVE_CALLS)),
   MAX_LIVE_CALLS_PER_ADDRESS: optional(count(1, 10_000).default(DEFAULT_MAX_CALLS_PER_ADDRESS)),
   OUTBOUND_ALLOW_PRIVATE: optional(boolean('false')),
@@ -176,8 +192,15 @@ export interface Config {
   host: string;
   /** Folder for the SQLite file and the generated secret key. */
   dataDir: string;
-  /** `sqlite:<path>` or `sqlite::memory:`. */
+  /** `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. */
   databaseUrl: string;
+  /**
+   * Redis, for what several server processes share (rate-limit counters so far). Unset: one
+   * process keeps all of it in memory, as before.
+   */
+  redisUrl: string | undefined;
+  /** Put before every Redis key, so deployments (or test runs) can share one Redis. */
+  redisKeyPrefix: string;
   logLevel: LogLevel;
   /** Pins the seeded demo access code; otherwise one is generated. */
   demoUnicode: string | undefined;
@@ -264,6 +287,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webPlatformPublicKey: e.WEB_PLATFORM_PUBLIC_KEY,
     rateLimitExemptIps: e.RATE_LIMIT_EXEMPT_IPS ?? [],
     publicUrl: e.PUBLIC_URL,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     maxLiveCalls: e.MAX_LIVE_CALLS,
     maxLiveCallsPerAddress: e.MAX_LIVE_CALLS_PER_ADDRESS,
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE,

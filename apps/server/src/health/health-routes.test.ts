@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { onPostgres } from '../test-support/test-database.js';
+import { inScaleOutProject } from '../test-support/test-database.js';
 import { serversClosedAfterEachTest } from '../test-support/test-server.js';
 import { registerHealthRoutes } from './health-routes.js';
 
@@ -21,8 +21,10 @@ describe('GET /healthz and /readyz (real server)', () => {
     expect(ready.json).toEqual({
       status: 'ready',
       checks: {
-        // Says which database answered: the PostgreSQL test project really runs on it.
-        database: onPostgres() ? 'ok (PostgreSQL)' : 'ok (SQLite)',
+        // Says which database answered: the scale-out test project really runs on it.
+        database: inScaleOutProject() ? 'ok (PostgreSQL)' : 'ok (SQLite)',
+        // Redis is checked only where it is configured.
+        ...(inScaleOutProject() ? { redis: 'ok' } : {}),
         voice: 'ok',
         shutdown: 'running',
         calls: '0 of 12 places taken',

@@ -13,15 +13,22 @@ export interface PostgresTestRun {
   prefix: string;
 }
 
+/** The Redis the scale-out project's servers share, and this run's key prefix. */
+export interface RedisTestRun {
+  url: string;
+  prefix: string;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresTestRun: PostgresTestRun | undefined;
+    redisTestRun: RedisTestRun | undefined;
   }
 }
 
 /**
  * The database a test server runs on, and plain SQL over it for arranging and checking
- * rows. In the PostgreSQL project every data folder gets its own database (a restart on the
+ * rows. In the scale-out project every data folder gets its own database (a restart on the
  * same folder finds the same one), dropped when the run ends; otherwise the SQLite file
  * the server makes in its data folder, exactly as `npm start` does.
  */
@@ -46,10 +53,24 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-/** True in the PostgreSQL test project. */
-export function onPostgres(): boolean {
+/** True in the scale-out test project (PostgreSQL and Redis). */
+export function inScaleOutProject(): boolean {
   return inject('postgresTestRun') !== undefined;
 }
+
+/**
+ * The Redis settings for a server on `dataDir` in the scale-out project (its keys under a
+ * prefix of its own, which a restart or a second replica on the same folder shares), or
+ * none: a server elsewhere keeps its counters in memory.
+ */
+export function redisEnvFor(dataDir: string): Record<string, string> {
+  const run = inject('redisTestRun');
+  if (run === undefined) return {};
+  return { REDIS_URL: run.url, REDIS_KEY_PREFIX: `${run.prefix}${folderHash(dataDir)}:` };
+}
+
+const folderHash = (dataDir: string) =>
+  crypto.createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 12);
 
 /** The database for a server whose data folder is `dataDir` (created when missing). */
 export async function testDatabaseFor(dataDir: string): Promise<TestDatabase> {
@@ -106,7 +127,7 @@ function sqliteDatabase(file: string): TestDatabase {
 }
 
 async function postgresDatabase(run: PostgresTestRun, dataDir: string): Promise<TestDatabase> {
-  const name = `${run.prefix}_${crypto.createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 12)}`;
+  const name = `${run.prefix}_${folderHash(dataDir)}`;
   const admin = new pg.Client({ connectionString: run.adminUrl });
   await admin.connect();
   try {

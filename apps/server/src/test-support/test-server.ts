@@ -9,7 +9,7 @@ import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { accessCodeKey } from '../security/access-codes.js';
 import { loadMasterKey } from '../security/master-key.js';
-import { testDatabaseFor, type TestDatabase } from './test-database.js';
+import { redisEnvFor, testDatabaseFor, type TestDatabase } from './test-database.js';
 
 export const DEMO_CODE = 'riverside-demo';
 
@@ -51,7 +51,7 @@ export interface TestServerOptions extends Omit<AppOptions, 'logger'> {
 
 /**
  * Starts the real server on a random port with its own database (a SQLite file in a temp
- * folder, or a PostgreSQL database of its own in that test project) and a tiny built web
+ * folder; in the scale-out test project a PostgreSQL database and Redis keys of its own) and a tiny built web
  * app, exactly as `npm start` would run it.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -62,6 +62,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     DEMO_UNICODE: DEMO_CODE,
     LOG_LEVEL: 'info',
     ...(db.kind === 'postgres' ? { DATABASE_URL: db.url } : {}),
+    ...redisEnvFor(dataDir),
     ...options.env,
   });
   const logs: string[] = [];

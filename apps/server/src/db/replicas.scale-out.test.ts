@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadMasterKey } from '../../security/master-key.js';
-import { SecretBox } from '../../security/secret-box.js';
-import { startTestServer, type TestServer } from '../../test-support/test-server.js';
-import { openDatabase } from '../open-database.js';
-import { CallRepository } from '../repositories/calls.js';
+import { loadMasterKey } from '../security/master-key.js';
+import { SecretBox } from '../security/secret-box.js';
+import { startTestServer, type TestServer } from '../test-support/test-server.js';
+import { openDatabase } from './open-database.js';
+import { CallRepository } from './repositories/calls.js';
 
-// PostgreSQL only (this file runs in that project): several processes share one database
+// Scale-out project only (PostgreSQL): several processes share one database
 // there, which a SQLite file never is.
 const started: TestServer[] = [];
 afterEach(async () => {

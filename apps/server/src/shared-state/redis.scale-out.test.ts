@@ -1,0 +1,135 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RATE_LIMIT_UNAVAILABLE } from './rate-limit-store.js';
+import { DEMO_CODE, startTestServer, type TestServer } from '../test-support/test-server.js';
+
+// Scale-out project only: servers that share PostgreSQL and Redis.
+const started: TestServer[] = [];
+const redisServers: ChildProcess[] = [];
+afterEach(async () => {
+  for (const server of started.splice(0)) await server.close();
+  for (const redis of redisServers.splice(0)) redis.kill('SIGKILL');
+});
+
+const start = async (...args: Parameters<typeof startTestServer>) => {
+  const server = await startTestServer(...args);
+  started.push(server);
+  return server;
+};
+const check = (server: TestServer, unicode: string, client: string) =>
+  server.post('/api/get-assistant', { unicode }, { 'x-forwarded-for': client });
+
+describe('what server replicas share through Redis', () => {
+  it('holds a rate limit spent on one replica on the other', async () => {
+    const options = {
+      env: { TRUST_PROXY: 'true' },
+      guessLimit: { max: 3, timeWindowMs: 15 * 60 * 1000 },
+    };
+    const one = await start(options);
+    // A second replica: the same database, the same Redis keys, the same secret key.
+    const two = await start({ ...options, dataDir: one.dataDir });
+    const guesser = '198.51.100.20';
+    for (let i = 0; i < 3; i += 1) {
+      const replica = i % 2 === 0 ? one : two;
+      expect((await check(replica, `wrong-${i}`, guesser)).json).toEqual([]);
+    }
+    for (const replica of [one, two]) {
+      const blocked = await check(replica, DEMO_CODE, guesser);
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+    }
+    // Someone else is not affected, on either replica.
+    expect((await check(two, DEMO_CODE, '198.51.100.21')).status).toBe(200);
+  });
+
+  it('answers 503 with a clear message while Redis is away, says so in /readyz, and recovers', async () => {
+    const port = await freePort();
+    redisServers.push(startRedis(port));
+    await waitForPort(port);
+    const server = await start({
+      env: { TRUST_PROXY: 'true', REDIS_URL: `redis://127.0.0.1:${port}` },
+    });
+    expect((await check(server, DEMO_CODE, '198.51.100.30')).status).toBe(200);
+
+    redisServers.pop()!.kill('SIGKILL');
+    await expect.poll(async () => (await server.get('/readyz')).status).toBe(503);
+    const ready = await server.get('/readyz');
+    expect(ready.json).toMatchObject({
+      status: 'not-ready',
+      checks: { redis: expect.stringMatching(/^failing: /), database: 'ok (PostgreSQL)' },
+    });
+    const refused = await check(server, DEMO_CODE, '198.51.100.30');
+    expect(refused.status).toBe(503);
+    expect(refused.json).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message: RATE_LIMIT_UNAVAILABLE,
+    });
+    // What does not need Redis still works.
+    expect((await server.get('/healthz')).status).toBe(200);
+
+    redisServers.push(startRedis(port));
+    await expect
+      .poll(async () => (await check(server, DEMO_CODE, '198.51.100.30')).status, {
+        timeout: 15_000,
+        interval: 250,
+      })
+      .toBe(200);
+    expect((await server.get('/readyz')).status).toBe(200);
+  });
+
+  it('refuses to start with a clear message when Redis does not answer, never showing its password', async () => {
+    const port = await freePort();
+    const failed = await start({ env: { REDIS_URL: `redis://:hunter2@127.0.0.1:${port}` } }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(failed?.message).toMatch(
+      new RegExp(`^Redis at 127\\.0\\.0\\.1:${port} \\(REDIS_URL\\) does not answer: `),
+    );
+    expect(failed?.message).not.toContain('hunter2');
+  });
+});
+
+/** A throw-away Redis of this test's own, keeping nothing on disk. */
+function startRedis(port: number): ChildProcess {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  child.on('error', (error) => {
+    throw new Error(`redis-server could not be started (is it installed?): ${error.message}`);
+  });
+  return child;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`redis-server did not open port ${port}`);
+}
