@@ -12,6 +12,8 @@ import type { Config } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
 import { isPostgres, openDatabase } from './db/open-database.js';
 import { underStartLock } from './db/row-locks.js';
+import { CallMetrics } from './observability/call-metrics.js';
+import { registerMetricsRoute } from './observability/metrics-route.js';
 import { connectRedis } from './shared-state/redis-connection.js';
 import { redisRateLimitStore } from './shared-state/rate-limit-store.js';
 import { seedDemo, type DemoSeedReport } from './db/seed/seed-demo.js';
@@ -112,11 +114,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       maxPerAddress: config.maxLiveCallsPerAddress,
     });
     const outbound = createOutboundFetch({ allowPrivate: config.outboundAllowPrivate });
+    const live = new LiveCalls();
+    const metrics = new CallMetrics({
+      liveCalls: () => live.size,
+      placesTaken: () => admission.count,
+      capacity: config.maxLiveCalls,
+    });
     const leases = new CallLeases(calls, {
       ttlMs: config.callLeaseSeconds * 1000,
       joinTtlMs: JOIN_TOKEN_TTL_MS,
       now,
       log: logger,
+      onEnded: (reason) => metrics.callEnded(reason),
     });
 
     const app = Fastify({
@@ -184,7 +193,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       lifecycle,
       publicUrl: config.publicUrl,
     });
-    const live = new LiveCalls();
     const drain = async () => {
       lifecycle.beginDraining();
       await live.endAll('server-shutdown');
@@ -208,8 +216,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       outboundFetch: outbound.fetch,
       publicUrl: config.publicUrl,
       recordingsDir: path.join(config.dataDir, 'recordings'),
+      metrics,
       now,
     });
+    registerMetricsRoute(app, metrics, config.metricsToken);
 
     registerHealthRoutes(app, {
       checks: {

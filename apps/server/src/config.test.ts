@@ -85,6 +85,16 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('takes a metrics token of at least 16 characters, never echoing a short one', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-token' }).metricsToken).toBe(
+      'a-long-enough-token',
+    );
+    expect(problemsOf({ METRICS_TOKEN: 'short-secret' })).toEqual([
+      'METRICS_TOKEN must be at least 16 characters (a random token for the scraper)',
+    ]);
+  });
+
   it('lists every bad value with what a good one looks like', () => {
     const problems = problemsOf({
       PORT: 'eighty',

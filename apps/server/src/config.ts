@@ -178,6 +178,12 @@ const envSchema = z.object({
       })
       .default('talkbooth:'),
   ),
+  METRICS_TOKEN: optional(
+    z
+      .string()
+      .min(16, { error: 'must be at least 16 characters (a random token for the scraper)' })
+      .optional(),
+  ),
   MAX_LIVE_CALLS: optional(count(1, 10_000).default(DEFAULT_MAX_LIVE_CALLS)),
   MAX_LIVE_CALLS_PER_ADDRESS: optional(count(1, 10_000).default(DEFAULT_MAX_CALLS_PER_ADDRESS)),
   OUTBOUND_ALLOW_PRIVATE: optional(boolean('false')),
@@ -201,6 +207,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Put before every Redis key, so deployments (or test runs) can share one Redis. */
   redisKeyPrefix: string;
+  /** Bearer token for `GET /metrics` (Prometheus); unset, the endpoint does not exist. */
+  metricsToken: string | undefined;
   logLevel: LogLevel;
   /** Pins the seeded demo access code; otherwise one is generated. */
   demoUnicode: string | undefined;
@@ -289,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    metricsToken: e.METRICS_TOKEN,
     maxLiveCalls: e.MAX_LIVE_CALLS,
     maxLiveCallsPerAddress: e.MAX_LIVE_CALLS_PER_ADDRESS,
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
@@ -297,14 +306,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** Variables whose values are never echoed back in a message. */
 /** A URL's password (`scheme://user:password@host`) replaced by `***`, for messages. */
 function withoutPassword(value: string): string {
   return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@');
 }
 
+/** Variables whose values are never echoed back in a message. */
 const SECRET_VARIABLES = new Set([
   'SECRET_KEY',
+  'METRICS_TOKEN',
   'PLATFORM_PRIVATE_KEY',
   'PLATFORM_PUBLIC_KEY',
   'WEB_PLATFORM_PUBLIC_KEY',

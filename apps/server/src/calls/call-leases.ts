@@ -10,6 +10,8 @@ export interface CallLeasesOptions {
   joinTtlMs: number;
   now: () => Date;
   log: FastifyBaseLogger;
+  /** Told of each call the sweep ends, with its reason. */
+  onEnded?: (reason: string) => void;
 }
 
 /** Extra time a queued call is given past its link's expiry before the sweep ends it. */
@@ -79,8 +81,10 @@ export class CallLeases {
       now,
       new Date(now.getTime() - this.options.joinTtlMs - QUEUED_MARGIN_MS),
     );
-    for (const call of ended)
+    for (const call of ended) {
       this.options.log.warn({ callId: call.id, endedReason: call.reason }, 'abandoned call ended');
+      this.options.onEnded?.(call.reason);
+    }
     return ended.length;
   }
 

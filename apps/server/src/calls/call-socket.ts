@@ -22,6 +22,7 @@ import {
 } from '@talkbooth/voice';
 import type { AssistantRepository } from '../db/repositories/assistants.js';
 import type { CallRepository } from '../db/repositories/calls.js';
+import type { CallMetrics } from '../observability/call-metrics.js';
 import type { CredentialRepository } from '../db/repositories/credentials.js';
 import { publicOrigin } from '../http/public-address.js';
 import { DRAINING_MESSAGE, type ServerLifecycle } from '../lifecycle.js';
@@ -49,6 +50,8 @@ export interface CallSocketDeps {
   /** PUBLIC_URL, for the recording link. */
   publicUrl: string | undefined;
   recordingsDir: string;
+  /** Counts calls, their ends and turns, and times each turn's stages (GET /metrics). */
+  metrics: CallMetrics;
   now: () => Date;
 }
 
@@ -273,6 +276,7 @@ class CallConnection {
           this.write({}, { messages, transcript: transcriptOf(messages) }),
         metrics: (metrics) => {
           this.turns.push(metrics);
+          this.deps.metrics.turn(metrics);
           this.log.info({ ...metrics }, 'turn latency');
           this.write({}, { latency: { turns: this.turns } });
         },
@@ -294,6 +298,7 @@ class CallConnection {
     );
     const live = this.session;
     this.deps.live.add(call.id, { end: (reason) => live.end(reason), settled: () => this.writes });
+    this.deps.metrics.callStarted();
     this.write({}, { providers });
     this.log.info({ providers }, 'call started');
 
@@ -397,6 +402,7 @@ class CallConnection {
     this.deps.live.remove(this.call.id);
     this.deps.leases.drop(this.call.id);
     this.deps.admission.release(this.call.id);
+    this.deps.metrics.callEnded(end.reason);
     const endedAt = this.deps.now().toISOString();
     const fields: Record<string, unknown> = {
       summary: end.conclusion.summary,
