@@ -187,7 +187,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       calls,
       credentials,
       phoneNumbers: new PhoneNumberRepository(db, box),
-      recordingsDir: path.join(config.dataDir, 'recordings'),
+      legacyRecordingsDir: path.join(config.dataDir, 'recordings'),
       rateLimitExemptIps: config.rateLimitExemptIps,
       admission,
       lifecycle,
@@ -215,7 +215,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       lifecycle,
       outboundFetch: outbound.fetch,
       publicUrl: config.publicUrl,
-      recordingsDir: path.join(config.dataDir, 'recordings'),
       metrics,
       now,
     });

@@ -1,10 +1,9 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { CALLER_SAMPLE_RATE, concatInt16, encodeWav, mix, resample } from '@talkbooth/voice';
 
 /**
  * A call's audio for `recordingEnabled`: the caller's frames as they arrive, and the
- * assistant's audio placed where it was sent, mixed to one 16 kHz mono WAV at the end.
+ * assistant's audio placed where it was sent, mixed to one 16 kHz mono WAV at the end
+ * (stored in the database, so that any server process can serve it).
  */
 export class CallRecording {
   private readonly caller: Int16Array[] = [];
@@ -29,15 +28,12 @@ export class CallRecording {
     this.assistantCursor = at + chunk.length;
   }
 
-  /** Writes the WAV file; answers its size in bytes. */
-  async save(file: string): Promise<number> {
+  /** The call so far as one 16 kHz mono WAV file's bytes. */
+  async wav(): Promise<Buffer> {
     const voice = new Int16Array(this.assistantCursor);
     for (const { at, samples } of this.assistant) voice.set(samples, at);
     const voice16k = await resample(voice, this.assistantRate, CALLER_SAMPLE_RATE);
     const mixed = mix(concatInt16(this.caller), voice16k, { gainDb: -3 });
-    const wav = encodeWav({ samples: mixed, sampleRate: CALLER_SAMPLE_RATE });
-    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    await fs.writeFile(file, wav, { mode: 0o600 });
-    return wav.length;
+    return encodeWav({ samples: mixed, sampleRate: CALLER_SAMPLE_RATE });
   }
 }

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import {
@@ -49,7 +48,6 @@ export interface CallSocketDeps {
   outboundFetch: OutboundFetch;
   /** PUBLIC_URL, for the recording link. */
   publicUrl: string | undefined;
-  recordingsDir: string;
   /** Counts calls, their ends and turns, and times each turn's stages (GET /metrics). */
   metrics: CallMetrics;
   now: () => Date;
@@ -419,11 +417,11 @@ class CallConnection {
     this.write({ status: 'ended', endedAt, endedReason: end.reason }, fields);
     const recording = this.recording;
     if (recording !== null) {
-      const file = path.join(this.deps.recordingsDir, `${this.call.id}.wav`);
       const url = `${publicOrigin(this.request, this.deps.publicUrl)}/platform/call/${this.call.id}/recording`;
       this.writes = this.writes.then(async () => {
-        await recording.save(file);
-        await this.deps.calls.update(this.call.id, {}, { recordingUrl: url }, this.deps.now());
+        const now = this.deps.now();
+        await this.deps.calls.saveRecording(this.call.id, 'audio/wav', await recording.wav(), now);
+        await this.deps.calls.update(this.call.id, {}, { recordingUrl: url }, now);
       });
     }
     this.log.info({ endedReason: end.reason, turns: this.turns.length }, 'call ended');

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { encodeWav } from '@talkbooth/voice';
 import { loadMasterKey } from '../security/master-key.js';
 import { SecretBox } from '../security/secret-box.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
@@ -17,9 +18,8 @@ describe('replicas on one PostgreSQL database', () => {
     const first = await startTestServer();
     started.push(first);
     // Empty the database again, so that two fresh starts race for it.
-    await first.db.run(
-      'drop table access_codes, api_keys, call_join_tokens, calls, credentials, feedback, phone_numbers, talk_documents, users, assistants, orgs, kysely_migration, kysely_migration_lock',
-    );
+    await first.db.run('drop schema public cascade');
+    await first.db.run('create schema public');
     await first.close();
     started.pop();
 
@@ -58,6 +58,39 @@ describe('replicas on one PostgreSQL database', () => {
       for (let n = 0; n < 24; n += 1) expect(stored[`note${n}`], `note${n}`).toBe(n);
     } finally {
       await db.destroy();
+    }
+  });
+
+  it('serves a recording that another process stored, from any replica', async () => {
+    const one = await startTestServer();
+    started.push(one);
+    const two = await startTestServer({ dataDir: one.dataDir });
+    started.push(two);
+    const [assistant] = await one.client().assistant.list();
+    const call = await one.client().call.createWeb({ assistantId: assistant!.id });
+    const url = `/platform/call/${call.id}/recording`;
+    const audio = encodeWav({ samples: new Int16Array(8_000).fill(900), sampleRate: 16_000 });
+    const db = openDatabase(one.db.url);
+    try {
+      const calls = new CallRepository(db, new SecretBox(loadMasterKey(undefined, one.dataDir)));
+      // Stored twice: the second replaces the first.
+      await calls.saveRecording(call.id, 'audio/wav', Buffer.alloc(44), new Date());
+      await calls.saveRecording(call.id, 'audio/wav', audio, new Date());
+      await calls.update(
+        call.id,
+        { status: 'ended' },
+        { recordingUrl: one.baseUrl + url },
+        new Date(),
+      );
+    } finally {
+      await db.destroy();
+    }
+    for (const replica of [one, two]) {
+      const response = await fetch(replica.baseUrl + url, {
+        headers: { authorization: `Bearer ${one.privateKey}` },
+      });
+      expect(response.status).toBe(200);
+      expect(Buffer.from(await response.arrayBuffer()).equals(audio)).toBe(true);
     }
   });
 });

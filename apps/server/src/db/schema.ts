@@ -15,6 +15,7 @@ export interface Database {
   api_keys: ApiKeyTable;
   calls: CallTable;
   call_join_tokens: CallJoinTokenTable;
+  call_recordings: CallRecordingTable;
   credentials: CredentialTable;
   phone_numbers: PhoneNumberTable;
 }
@@ -134,6 +135,15 @@ export interface CallJoinTokenTable {
   call_id: string;
   expires_at: string;
   used_at: string | null;
+}
+
+export interface CallRecordingTable {
+  call_id: string;
+  /** `audio/wav`. */
+  content_type: string;
+  /** The whole recording (a few MB for a long call). */
+  audio: Buffer;
+  created_at: string;
 }
 
 export interface CredentialTable {

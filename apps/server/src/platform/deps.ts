@@ -19,8 +19,8 @@ export interface PlatformDeps {
   phoneNumbers: PhoneNumberRepository;
   /** Key for hashing access codes. */
   codeKey: Buffer;
-  /** Where call recordings are stored (`<call id>.wav`). */
-  recordingsDir: string;
+  /** Where recordings were files before they moved into the database (`<call id>.wav`). */
+  legacyRecordingsDir: string;
   /** Client addresses no rate limit applies to. */
   rateLimitExemptIps: string[];
   /** Places for live calls (MAX_LIVE_CALLS and the per-address cap). */

@@ -23,7 +23,7 @@ export const platformApi: FastifyPluginAsync<PlatformDeps> = async (app, options
     credentials: options.credentials,
     phoneNumbers: options.phoneNumbers,
     codeKey: options.codeKey,
-    recordingsDir: options.recordingsDir,
+    legacyRecordingsDir: options.legacyRecordingsDir,
     rateLimitExemptIps: options.rateLimitExemptIps,
     admission: options.admission,
     lifecycle: options.lifecycle,

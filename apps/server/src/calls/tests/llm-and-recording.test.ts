@@ -1,7 +1,13 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { decodeWav } from '@talkbooth/voice';
+import { decodeWav, encodeWav } from '@talkbooth/voice';
+import { openDatabase } from '../../db/open-database.js';
+import { CallRepository } from '../../db/repositories/calls.js';
+import { loadMasterKey } from '../../security/master-key.js';
+import { SecretBox } from '../../security/secret-box.js';
 import { spokenLine } from '../../test-support/speech-audio.js';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 import {
@@ -181,5 +187,34 @@ describe('call recordings', () => {
     expect(denied.status).toBe(403);
     const anonymous = await fetch(withUrl.recordingUrl!);
     expect(anonymous.status).toBe(401);
+
+    // Kept in the database, where every server process can read it; no file is written.
+    expect(await server.db.count('call_recordings', 'call_id = ?', call.id)).toBe(1);
+    expect(fs.existsSync(path.join(server.dataDir, 'recordings'))).toBe(false);
+  });
+
+  it('still serves a recording an older version left as a file in the data folder', async () => {
+    const call = await server.client().call.createWeb({
+      assistant: { firstMessage: 'Hello.', model: { provider: 'local', model: 'kb' } },
+    });
+    const url = `${server.baseUrl}/platform/call/${call.id}/recording`;
+    const db = openDatabase(server.db.url);
+    try {
+      const calls = new CallRepository(db, new SecretBox(loadMasterKey(undefined, server.dataDir)));
+      await calls.update(call.id, { status: 'ended' }, { recordingUrl: url }, new Date());
+    } finally {
+      await db.destroy();
+    }
+    const folder = path.join(server.dataDir, 'recordings');
+    fs.mkdirSync(folder, { recursive: true });
+    const legacy = encodeWav({ samples: new Int16Array(16_000).fill(1200), sampleRate: 16_000 });
+    fs.writeFileSync(path.join(folder, `${call.id}.wav`), legacy);
+
+    const response = await fetch(url, {
+      headers: { authorization: `Bearer ${server.privateKey}` },
+    });
+    expect(response.status).toBe(200);
+    expect(Buffer.from(await response.arrayBuffer()).equals(legacy)).toBe(true);
+    fs.rmSync(folder, { recursive: true });
   });
 });

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import { initial } from './0001-initial.js';
 import { platform } from './0002-platform.js';
 import { callLeases } from './0003-call-leases.js';
+import { callRecordings } from './0004-call-recordings.js';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the built server
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-platform': platform,
   '0003-call-leases': callLeases,
+  '0004-call-recordings': callRecordings,
 };

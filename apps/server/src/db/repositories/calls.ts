@@ -296,6 +296,34 @@ export class CallRepository {
     return Number(row.n);
   }
 
+  /** Stores a call's recording (replacing any earlier one for the call). */
+  async saveRecording(
+    callId: string,
+    contentType: string,
+    audio: Buffer,
+    now: Date,
+  ): Promise<void> {
+    await this.db
+      .insertInto('call_recordings')
+      .values({ call_id: callId, content_type: contentType, audio, created_at: now.toISOString() })
+      .onConflict((conflict) =>
+        conflict.column('call_id').doUpdateSet({ content_type: contentType, audio }),
+      )
+      .execute();
+  }
+
+  /** A call's recording, when one was stored. */
+  async recording(callId: string): Promise<{ contentType: string; audio: Buffer } | undefined> {
+    const row = await this.db
+      .selectFrom('call_recordings')
+      .select(['content_type', 'audio'])
+      .where('call_id', '=', callId)
+      .executeTakeFirst();
+    return row === undefined
+      ? undefined
+      : { contentType: row.content_type, audio: Buffer.from(row.audio) };
+  }
+
   /** A new single-use token for joining the call, valid for `ttlMs`. Only its hash is kept. */
   async issueJoinToken(callId: string, ttlMs: number, now: Date): Promise<string> {
     const token = randomToken(32);

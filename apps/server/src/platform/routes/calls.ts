@@ -70,17 +70,19 @@ export const callRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps)
     async (request, reply) => {
       const call = await calls.get(principalOf(request).orgId, request.params.id);
       if (call === undefined) throw notFound('call', request.params.id);
-      const file = path.join(deps.recordingsDir, `${call.id}.wav`);
-      if (call.recordingUrl === undefined || !fs.existsSync(file)) {
+      const stored = call.recordingUrl === undefined ? undefined : await calls.recording(call.id);
+      // Recordings made before they moved into the database are files in the data folder.
+      const legacyFile = path.join(deps.legacyRecordingsDir, `${call.id}.wav`);
+      if (stored === undefined && (call.recordingUrl === undefined || !fs.existsSync(legacyFile))) {
         throw new HttpProblem(
           404,
           `Call ${call.id} has no recording (recording is off, or the call has not ended yet).`,
         );
       }
       return reply
-        .type('audio/wav')
+        .type(stored?.contentType ?? 'audio/wav')
         .header('cache-control', 'private, no-store')
-        .send(fs.createReadStream(file));
+        .send(stored?.audio ?? fs.createReadStream(legacyFile));
     },
   );
 
