@@ -4,7 +4,7 @@ import websocket from '@fastify/websocket';
 import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import { vocabularyFor } from '@talkbooth/voice';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
@@ -14,6 +14,10 @@ import { isPostgres, openDatabase } from './db/open-database.js';
 import { underStartLock } from './db/row-locks.js';
 import { CallMetrics } from './observability/call-metrics.js';
 import { registerMetricsRoute } from './observability/metrics-route.js';
+import { CallDispatch } from './scale-out/call-dispatch.js';
+import { registerCallRelay } from './scale-out/call-relay.js';
+import { WorkerPresence } from './scale-out/worker-presence.js';
+import { WorkerRegistry } from './scale-out/worker-registry.js';
 import { connectRedis } from './shared-state/redis-connection.js';
 import { redisRateLimitStore } from './shared-state/rate-limit-store.js';
 import { seedDemo, type DemoSeedReport } from './db/seed/seed-demo.js';
@@ -109,8 +113,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const calls = new CallRepository(db, box);
     const credentials = new CredentialRepository(db, box);
     const lifecycle = new ServerLifecycle();
+    const role = config.role;
     const admission = new CallAdmission({
-      maxCalls: config.maxLiveCalls,
+      // An API process holds no calls of its own: only the per-address cap applies there.
+      maxCalls: role === 'api' ? Number.MAX_SAFE_INTEGER : config.maxLiveCalls,
       maxPerAddress: config.maxLiveCallsPerAddress,
     });
     const outbound = createOutboundFetch({ allowPrivate: config.outboundAllowPrivate });
@@ -126,7 +132,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       now,
       log: logger,
       onEnded: (reason) => metrics.callEnded(reason),
+      voiceWorker: role === 'voice',
     });
+    const split = splitDeployment(config, shared, leases.owner, logger);
 
     const app = Fastify({
       loggerInstance: logger,
@@ -162,62 +170,82 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         ? {}
         : { store: redisRateLimitStore(shared, `${config.redisKeyPrefix}rate-limit:`) }),
     });
-    await app.register(appApiRoutes, {
-      prefix: '/api',
-      db,
-      config,
-      codeKey,
-      keys,
-      now,
-      guessLimit: options.guessLimit ?? DEFAULT_GUESS_LIMIT,
-    });
     const engines = new VoiceEngines(path.join(config.dataDir, 'models'), options.voice);
-    await app.register(platformApi, {
-      prefix: PLATFORM_PREFIX,
-      prepareAssistant: (assistant) => {
-        engines.prepare(vocabularyFor(assistant)).catch((error: unknown) => {
-          app.log.warn({ err: error }, 'could not prepare the language model of a saved assistant');
-        });
-      },
-      db,
-      keys,
-      codeKey,
-      now,
-      assistants,
-      calls,
-      credentials,
-      phoneNumbers: new PhoneNumberRepository(db, box),
-      legacyRecordingsDir: path.join(config.dataDir, 'recordings'),
-      rateLimitExemptIps: config.rateLimitExemptIps,
-      admission,
-      lifecycle,
-      publicUrl: config.publicUrl,
-    });
+    // A voice worker serves calls only (and its health and metrics); the rest is the API's.
+    if (role !== 'voice') {
+      await app.register(appApiRoutes, {
+        prefix: '/api',
+        db,
+        config,
+        codeKey,
+        keys,
+        now,
+        guessLimit: options.guessLimit ?? DEFAULT_GUESS_LIMIT,
+      });
+      await app.register(platformApi, {
+        prefix: PLATFORM_PREFIX,
+        prepareAssistant: (assistant) => {
+          engines.prepare(vocabularyFor(assistant)).catch((error: unknown) => {
+            app.log.warn(
+              { err: error },
+              'could not prepare the language model of a saved assistant',
+            );
+          });
+        },
+        db,
+        keys,
+        codeKey,
+        now,
+        assistants,
+        calls,
+        credentials,
+        phoneNumbers: new PhoneNumberRepository(db, box),
+        legacyRecordingsDir: path.join(config.dataDir, 'recordings'),
+        rateLimitExemptIps: config.rateLimitExemptIps,
+        admission,
+        dispatch: split?.dispatch,
+        lifecycle,
+        publicUrl: config.publicUrl,
+      });
+    }
     const drain = async () => {
       lifecycle.beginDraining();
       await live.endAll('server-shutdown');
     };
     // Before the socket plugin's own preClose closes every socket: end live calls properly
     // (each client told why, each record written) first.
-    app.addHook('preClose', drain);
+    app.addHook('preClose', async () => {
+      // First out of dispatch, so no new call comes here while the live ones end.
+      await split?.presence?.stop();
+      await drain();
+    });
+    const presence = split?.presence;
+    if (presence !== undefined) app.addHook('onListen', () => presence.start());
     app.addHook('onClose', async () => {
       await engines.dispose();
     });
     await app.register(websocket, { options: { maxPayload: MAX_SOCKET_MESSAGE_BYTES } });
-    registerCallSocket(app, {
-      calls,
-      assistants,
-      credentials,
-      engines,
-      live,
-      admission,
-      leases,
-      lifecycle,
-      outboundFetch: outbound.fetch,
-      publicUrl: config.publicUrl,
-      metrics,
-      now,
-    });
+    if (split?.dispatch !== undefined) {
+      registerCallRelay(app, {
+        dispatch: split.dispatch,
+        onError: (kind) => metrics.relayError(kind),
+      });
+    } else
+      registerCallSocket(app, {
+        calls,
+        assistants,
+        credentials,
+        engines,
+        live,
+        admission,
+        leases,
+        lifecycle,
+        outboundFetch: outbound.fetch,
+        publicUrl: config.publicUrl,
+        metrics,
+        presence,
+        now,
+      });
     registerMetricsRoute(app, metrics, config.metricsToken);
 
     registerHealthRoutes(app, {
@@ -234,19 +262,20 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
                 return 'ok';
               },
             }),
-        voice: () => engines.check(),
+        ...(role === 'api' ? {} : { voice: () => engines.check() }),
         shutdown: async () => {
           if (lifecycle.draining) throw new Error('The server is shutting down.');
           return 'running';
         },
         calls: async () => {
+          if (split?.dispatch !== undefined) return workersReadiness(split.dispatch);
           if (admission.full)
             throw new Error(`All ${config.maxLiveCalls} call places are taken (MAX_LIVE_CALLS).`);
           return `${admission.count} of ${config.maxLiveCalls} places taken`;
         },
       },
     });
-    await registerWebApp(app, options.webRoot ?? DEFAULT_WEB_ROOT);
+    if (role !== 'voice') await registerWebApp(app, options.webRoot ?? DEFAULT_WEB_ROOT);
     const webKeyOrigins =
       config.webPlatformBaseUrl === undefined ? await keys.webPublicKeyOrigins() : null;
     // Ends the calls a crashed run left behind, then keeps leases and the sweep going.
@@ -257,4 +286,42 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     redis?.disconnect();
     throw error;
   }
+}
+
+/** How often a voice worker renews its place in the registry, and how long it lasts. */
+const WORKER_BEAT_MS = 2_000;
+const WORKER_ALIVE_MS = 3 * WORKER_BEAT_MS;
+
+/**
+ * ROLE=api and ROLE=voice: the registry of voice workers in Redis, and this process's side
+ * of it (dispatching calls, or taking them). Undefined for ROLE=all.
+ */
+function splitDeployment(
+  config: Config,
+  redis: Redis | undefined,
+  owner: string,
+  log: FastifyBaseLogger,
+): { dispatch?: CallDispatch; presence?: WorkerPresence } | undefined {
+  if (config.role === 'all') return undefined;
+  // loadConfig refuses a split role without these.
+  if (redis === undefined) throw new Error('ROLE=api and ROLE=voice need REDIS_URL');
+  const registry = new WorkerRegistry(redis, {
+    prefix: config.redisKeyPrefix,
+    aliveMs: WORKER_ALIVE_MS,
+  });
+  if (config.role === 'api')
+    return { dispatch: new CallDispatch(registry, redis, config.redisKeyPrefix) };
+  if (config.workerUrl === undefined) throw new Error('ROLE=voice needs WORKER_URL');
+  const worker = { id: owner, url: config.workerUrl, capacity: config.maxLiveCalls };
+  return { presence: new WorkerPresence(registry, worker, { beatMs: WORKER_BEAT_MS, log }) };
+}
+
+/** ROLE=api readiness: some voice worker is alive and has room. */
+async function workersReadiness(dispatch: CallDispatch): Promise<string> {
+  const workers = await dispatch.workers();
+  if (workers.length === 0) throw new Error('No voice worker is running (ROLE=voice).');
+  const load = workers.reduce((sum, w) => sum + w.load, 0);
+  const capacity = workers.reduce((sum, w) => sum + w.capacity, 0);
+  if (load >= capacity) throw new Error(`Every voice worker is full (${capacity} places).`);
+  return `${workers.length} voice worker${workers.length === 1 ? '' : 's'}, ${load} of ${capacity} places taken`;
 }

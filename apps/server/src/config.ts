@@ -38,6 +38,9 @@ export const DEFAULT_MAX_CALLS_PER_ADDRESS = 4;
  * The environment, validated. Every setting has a safe default for one machine; the
  * messages say what a good value looks like.
  */
+export const ROLES = ['all', 'api', 'voice'] as const;
+export type Role = (typeof ROLES)[number];
+
 const envSchema = z.object({
   PORT: optional(
     z.coerce
@@ -178,6 +181,17 @@ const envSchema = z.object({
       })
       .default('talkbooth:'),
   ),
+  ROLE: optional(z.enum(ROLES, { error: 'must be all, api or voice' }).default('all')),
+  WORKER_URL: optional(
+    z
+      .string()
+      .refine((url) => /^https?:\/\/[^/]+\/?$/.test(url), {
+        error:
+          'must be the address API processes reach this voice worker at, like http://10.0.0.5:3001 (no path)',
+      })
+      .transform((url) => url.replace(/\/$/, ''))
+      .optional(),
+  ),
   METRICS_TOKEN: optional(
     z
       .string()
@@ -209,6 +223,14 @@ export interface Config {
   redisKeyPrefix: string;
   /** Bearer token for `GET /metrics` (Prometheus); unset, the endpoint does not exist. */
   metricsToken: string | undefined;
+  /**
+   * What this process does: `all` (everything, one process: the default), `api` (the
+   * HTTP API, the web app, and call sockets relayed to voice workers) or `voice` (runs
+   * calls for the API processes).
+   */
+  role: Role;
+  /** ROLE=voice: the address API processes reach this worker at. */
+  workerUrl: string | undefined;
   logLevel: LogLevel;
   /** Pins the seeded demo access code; otherwise one is generated. */
   demoUnicode: string | undefined;
@@ -274,6 +296,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError([...problems.values()]);
   }
   const e = parsed.data;
+  const together = rolesProblems(e.ROLE, e.REDIS_URL, e.WORKER_URL);
+  if (together.length > 0) throw new ConfigError(together);
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -298,12 +322,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     metricsToken: e.METRICS_TOKEN,
+    role: e.ROLE,
+    workerUrl: e.WORKER_URL,
     maxLiveCalls: e.MAX_LIVE_CALLS,
     maxLiveCallsPerAddress: e.MAX_LIVE_CALLS_PER_ADDRESS,
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
     callLeaseSeconds: e.CALL_LEASE_SECONDS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
   };
+}
+
+/** What a split deployment needs beside ROLE; one message per missing variable. */
+function rolesProblems(
+  role: Role,
+  redisUrl: string | undefined,
+  workerUrl: string | undefined,
+): string[] {
+  if (role === 'all') return [];
+  const problems: string[] = [];
+  if (redisUrl === undefined)
+    problems.push(
+      `ROLE=${role} needs REDIS_URL: API processes and voice workers find each other through Redis`,
+    );
+  if (role === 'voice' && workerUrl === undefined)
+    problems.push(
+      'ROLE=voice needs WORKER_URL: the address API processes relay calls to, like http://10.0.0.5:3001',
+    );
+  return problems;
 }
 
 /** A URL's password (`scheme://user:password@host`) replaced by `***`, for messages. */

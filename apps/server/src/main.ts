@@ -40,7 +40,11 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const baseUrl = config.publicUrl ?? publicBaseUrl(config.host, port);
-  process.stdout.write(`${startBanner(baseUrl, demo, createdKeys, webKeyOrigins)}\n`);
+  process.stdout.write(
+    config.role === 'voice'
+      ? `Talkbooth voice worker listening on port ${port}, taking calls relayed to ${config.workerUrl ?? ''}\n`
+      : `${startBanner(baseUrl, demo, createdKeys, webKeyOrigins)}\n`,
+  );
 
   let closing = false;
   const shutdown = (signal: string) => {

@@ -1,7 +1,11 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
-import type { CallLease, CallRepository } from '../db/repositories/calls.js';
+import {
+  VOICE_WORKER_OWNER,
+  type CallLease,
+  type CallRepository,
+} from '../db/repositories/calls.js';
 
 export interface CallLeasesOptions {
   /** How long a lease lasts unrenewed (CALL_LEASE_SECONDS). */
@@ -12,6 +16,8 @@ export interface CallLeasesOptions {
   log: FastifyBaseLogger;
   /** Told of each call the sweep ends, with its reason. */
   onEnded?: (reason: string) => void;
+  /** True on a voice worker (ROLE=voice): its leases say so, and its lost calls are `worker-lost`. */
+  voiceWorker?: boolean;
 }
 
 /** Extra time a queued call is given past its link's expiry before the sweep ends it. */
@@ -27,7 +33,7 @@ const QUEUED_MARGIN_MS = 30_000;
  */
 export class CallLeases {
   /** This process, as lease owner: host, pid and a random part (a pid can be reused). */
-  readonly owner = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+  readonly owner: string;
   private readonly held = new Map<string, () => void>();
   private renewTimer: ReturnType<typeof setInterval> | null = null;
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
@@ -36,7 +42,10 @@ export class CallLeases {
   constructor(
     private readonly calls: CallRepository,
     private readonly options: CallLeasesOptions,
-  ) {}
+  ) {
+    const self = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+    this.owner = options.voiceWorker === true ? `${VOICE_WORKER_OWNER}${self}` : self;
+  }
 
   /** A fresh lease for a call this process starts serving now. */
   lease(): CallLease {

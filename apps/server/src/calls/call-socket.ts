@@ -22,6 +22,8 @@ import {
 import type { AssistantRepository } from '../db/repositories/assistants.js';
 import type { CallRepository } from '../db/repositories/calls.js';
 import type { CallMetrics } from '../observability/call-metrics.js';
+import { SHARED_STORE_MESSAGE } from '../scale-out/messages.js';
+import type { WorkerPresence } from '../scale-out/worker-presence.js';
 import type { CredentialRepository } from '../db/repositories/credentials.js';
 import { publicOrigin } from '../http/public-address.js';
 import { DRAINING_MESSAGE, type ServerLifecycle } from '../lifecycle.js';
@@ -50,6 +52,8 @@ export interface CallSocketDeps {
   publicUrl: string | undefined;
   /** Counts calls, their ends and turns, and times each turn's stages (GET /metrics). */
   metrics: CallMetrics;
+  /** ROLE=voice: this worker in the registry, told of each call it takes and ends. */
+  presence?: WorkerPresence | undefined;
   now: () => Date;
 }
 
@@ -138,9 +142,19 @@ async function acceptCall(
     return refuse(socket, CLOSE.alreadyUsed, 'This call has already started or ended.');
   }
   if (!takePlace(socket, id, deps)) return;
+  if (deps.presence !== undefined) {
+    try {
+      await deps.presence.hold(id);
+    } catch (error) {
+      log.error({ err: error }, 'call refused: the worker registry (Redis) does not answer');
+      deps.admission.release(id);
+      return refuse(socket, CLOSE.unavailable, SHARED_STORE_MESSAGE);
+    }
+  }
   // Started under this process's lease; conditional, so a call the sweep ended is not revived.
   if (!(await deps.calls.markStarted(id, deps.leases.lease(), deps.now()))) {
     deps.admission.release(id);
+    deps.presence?.release(id);
     return refuse(socket, CLOSE.alreadyUsed, 'This call has already started or ended.');
   }
   await new CallConnection(socket, request, call, deps, log).run();
@@ -400,6 +414,7 @@ class CallConnection {
     this.deps.live.remove(this.call.id);
     this.deps.leases.drop(this.call.id);
     this.deps.admission.release(this.call.id);
+    this.deps.presence?.release(this.call.id);
     this.deps.metrics.callEnded(end.reason);
     const endedAt = this.deps.now().toISOString();
     const fields: Record<string, unknown> = {

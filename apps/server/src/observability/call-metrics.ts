@@ -22,6 +22,7 @@ export class CallMetrics {
   private readonly started: Counter;
   private readonly ended: Counter<'reason'>;
   private readonly turns: Counter<'recognition_model'>;
+  private readonly relayErrors: Counter<'kind'>;
   private readonly stages: Record<
     'voiceToVoice' | 'endOfSpeech' | 'recognition' | 'firstText' | 'firstAudio',
     Histogram
@@ -45,6 +46,12 @@ export class CallMetrics {
       name: 'talkbooth_turns_total',
       help: "Caller turns answered, by the recognition model that heard the caller's words.",
       labelNames: ['recognition_model'],
+      registers,
+    });
+    this.relayErrors = new Counter({
+      name: 'talkbooth_call_relay_errors_total',
+      help: "ROLE=api: call sockets whose voice worker could not be reached ('connect') or went away mid-call ('lost').",
+      labelNames: ['kind'],
       registers,
     });
     const stage = (name: string, help: string) =>
@@ -103,6 +110,10 @@ export class CallMetrics {
 
   callEnded(reason: string): void {
     this.ended.inc({ reason });
+  }
+
+  relayError(kind: 'connect' | 'lost'): void {
+    this.relayErrors.inc({ kind });
   }
 
   turn(metrics: TurnMetrics): void {

@@ -7,6 +7,7 @@ import type { CallRepository } from '../db/repositories/calls.js';
 import type { CredentialRepository } from '../db/repositories/credentials.js';
 import type { PhoneNumberRepository } from '../db/repositories/phone-numbers.js';
 import type { Database } from '../db/schema.js';
+import type { CallDispatch } from '../scale-out/call-dispatch.js';
 import type { ApiKeyService } from './api-key-service.js';
 
 /** What the platform routes need, handed over by the composition root. */
@@ -25,6 +26,8 @@ export interface PlatformDeps {
   rateLimitExemptIps: string[];
   /** Places for live calls (MAX_LIVE_CALLS and the per-address cap). */
   admission: CallAdmission;
+  /** ROLE=api: new calls go to the least-loaded voice worker instead of this process. */
+  dispatch?: CallDispatch | undefined;
   lifecycle: ServerLifecycle;
   /** PUBLIC_URL, for the links handed out (webCallUrl). */
   publicUrl: string | undefined;

@@ -26,6 +26,7 @@ export const platformApi: FastifyPluginAsync<PlatformDeps> = async (app, options
     legacyRecordingsDir: options.legacyRecordingsDir,
     rateLimitExemptIps: options.rateLimitExemptIps,
     admission: options.admission,
+    dispatch: options.dispatch,
     lifecycle: options.lifecycle,
     publicUrl: options.publicUrl,
     now: options.now,

@@ -47,6 +47,8 @@ export interface TestServerOptions extends Omit<AppOptions, 'logger'> {
   env?: Record<string, string>;
   /** Reuse a data folder (to restart a server on the same database). */
   dataDir?: string;
+  /** Listen on this port (a voice worker whose WORKER_URL names it); a free one otherwise. */
+  port?: number;
 }
 
 /**
@@ -77,7 +79,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     webRoot: options.webRoot ?? makeWebRoot(),
     logger: createLogger({ level: config.logLevel, destination }),
   });
-  await built.app.listen({ port: 0, host: '127.0.0.1' });
+  await built.app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const address = built.app.server.address();
   if (typeof address !== 'object' || address === null) throw new Error('server has no port');
   const baseUrl = `http://127.0.0.1:${address.port}`;

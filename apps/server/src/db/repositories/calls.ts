@@ -38,7 +38,7 @@ export interface CallLease {
 /** A call ended because nobody was serving it any more. */
 export interface AbandonedCall {
   id: string;
-  reason: 'server-crashed' | 'call-start-timeout';
+  reason: 'server-crashed' | 'worker-lost' | 'call-start-timeout';
 }
 
 /** Statuses of a call that somebody is (or should be) serving. */
@@ -58,6 +58,17 @@ const SERVER_OWNED_KEYS: readonly string[] = [
 ];
 
 /** Calls of one organisation, and the single-use tokens that let a browser join a web call. */
+/** Leases held by a voice worker (ROLE=voice) start with this: its lost calls are `worker-lost`. */
+export const VOICE_WORKER_OWNER = 'voice@';
+
+const ABANDONED_DETAIL: Record<AbandonedCall['reason'], string> = {
+  'call-start-timeout': 'Nobody opened the call link before it expired.',
+  'server-crashed':
+    'The server serving this call stopped without ending it (it crashed or was killed); the call was ended when its lease ran out.',
+  'worker-lost':
+    'The voice worker serving this call stopped without ending it (it crashed or was killed); another process ended the call when its lease ran out.',
+};
+
 export class CallRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -206,7 +217,7 @@ export class CallRepository {
 
   /**
    * Ends the calls nobody serves: live calls whose lease ran out by `now` (or that never
-   * had one) as `server-crashed`, and web calls still queued that were created before
+   * had one) as `server-crashed` (`worker-lost` when a voice worker held it), and web calls still queued that were created before
    * `queuedBefore` (their link expired unopened) as `call-start-timeout`. Every message
    * written so far stays; the end time is when the lease ran out. Each end is conditional
    * on the row being unchanged, so a renewal or a start racing the sweep wins.
@@ -215,7 +226,7 @@ export class CallRepository {
     const at = now.toISOString();
     const candidates = await this.db
       .selectFrom('calls')
-      .select(['id', 'status', 'lease_expires_at'])
+      .select(['id', 'status', 'lease_expires_at', 'lease_owner'])
       .where((eb) =>
         eb.or([
           eb.and([
@@ -232,11 +243,13 @@ export class CallRepository {
       .execute();
     const ended: AbandonedCall[] = [];
     for (const candidate of candidates) {
-      const reason = candidate.status === 'queued' ? 'call-start-timeout' : 'server-crashed';
-      const detail =
-        reason === 'call-start-timeout'
-          ? 'Nobody opened the call link before it expired.'
-          : 'The server serving this call stopped without ending it (it crashed or was killed); the call was ended when its lease ran out.';
+      const reason =
+        candidate.status === 'queued'
+          ? 'call-start-timeout'
+          : candidate.lease_owner?.startsWith(VOICE_WORKER_OWNER) === true
+            ? 'worker-lost'
+            : 'server-crashed';
+      const detail = ABANDONED_DETAIL[reason];
       const done = await this.db.transaction().execute(async (trx) => {
         const row = await trx
           .selectFrom('calls')

@@ -9,6 +9,7 @@ import {
   idParamsSchema,
   withoutServerWrittenCallFields,
 } from '@talkbooth/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { admissionMessage } from '../../calls/call-admission.js';
@@ -16,6 +17,8 @@ import { humanDuration } from '../../http/human-duration.js';
 import { badReference, HttpProblem, notFound } from '../../http/problems.js';
 import { publicSocketOrigin } from '../../http/public-address.js';
 import { DRAINING_MESSAGE } from '../../lifecycle.js';
+import { ALL_WORKERS_BUSY, SHARED_STORE_MESSAGE } from '../../scale-out/messages.js';
+import type { VoiceWorker } from '../../scale-out/worker-registry.js';
 import { principalOf } from '../auth.js';
 import { JOIN_TOKEN_TTL_MS, type PlatformDeps } from '../deps.js';
 import { presentCall } from '../present.js';
@@ -140,6 +143,7 @@ export const callRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps)
         reply.header('retry-after', '60');
         throw new HttpProblem(429, admissionMessage(refusal));
       }
+      const worker = await dispatchToWorker(deps, id, request, reply);
       try {
         const at = now();
         const call = await calls.create(
@@ -156,6 +160,7 @@ export const callRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps)
         return await reply.code(201).send({ ...presentCall(call), webCallUrl });
       } catch (error) {
         deps.admission.release(id);
+        if (worker !== null) await deps.dispatch?.release(id, worker).catch(() => undefined);
         throw error;
       }
     },
@@ -199,3 +204,33 @@ export const callRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps)
     );
   });
 };
+
+/**
+ * ROLE=api: a place for the call on the least-loaded voice worker (null in a single
+ * process, which holds its own places). Refuses with 429 when every worker is full, and
+ * with 503 when the registry cannot be asked; the place held here is given back either way.
+ */
+async function dispatchToWorker(
+  deps: PlatformDeps,
+  id: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<VoiceWorker | null> {
+  if (deps.dispatch === undefined) return null;
+  let worker: VoiceWorker | null;
+  try {
+    worker = await deps.dispatch.reserve(id, PLACE_HOLD_MS);
+  } catch (error) {
+    deps.admission.release(id);
+    request.log.error({ err: error }, 'web call refused: the worker registry does not answer');
+    throw new HttpProblem(503, SHARED_STORE_MESSAGE);
+  }
+  if (worker === null) {
+    deps.admission.release(id);
+    request.log.warn('web call refused: every voice worker is full');
+    reply.header('retry-after', '60');
+    throw new HttpProblem(429, ALL_WORKERS_BUSY);
+  }
+  request.log.info({ callId: id, worker: worker.id }, 'web call dispatched');
+  return worker;
+}

@@ -15,6 +15,7 @@ const REASONS: Record<string, string> = {
   'customer-sent-audio-too-fast':
     'The call ended because this browser sent audio faster than anyone can speak.',
   'server-crashed': 'The call ended because the service stopped unexpectedly.',
+  'worker-lost': 'The call ended because the service running it stopped unexpectedly.',
 };
 
 export function endedReasonNote(reason: string | undefined): string | null {

@@ -127,21 +127,12 @@ export class WorkerRegistry {
   }
 
   /**
-   * The caller of `callId` connected to `workerId`: its place is held until `release`.
-   * False when the worker held no place for it (the reservation lapsed, or it was never
-   * made there).
+   * The caller of `callId` connected to `workerId`, which took the call: its place is held
+   * until `release`, whether or not it was reserved there (the worker's own cap decides
+   * whether it takes a call; this keeps the dispatcher's view of its load true).
    */
-  async connected(workerId: string, callId: string): Promise<boolean> {
-    const places = this.key(workerId, 'places');
-    const score = await this.redis.zscore(places, callId);
-    if (score === null) return false;
-    if (score !== 'inf' && Number(score) < this.now()) {
-      await this.redis.zrem(places, callId);
-      return false;
-    }
-    // XX: only if still there (a reservation pruned meanwhile is not brought back).
-    const changed = await this.redis.zadd(places, 'XX', 'CH', '+inf', callId);
-    return changed === 1 || score === 'inf';
+  async hold(workerId: string, callId: string): Promise<void> {
+    await this.redis.zadd(this.key(workerId, 'places'), '+inf', callId);
   }
 
   /** The call ended (or was refused): its place is free. Idempotent. */

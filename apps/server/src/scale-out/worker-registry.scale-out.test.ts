@@ -57,15 +57,15 @@ describe('the voice-worker registry (real Redis)', () => {
     expect(await workers.reserve('late', 15_000)).toMatchObject({ id: 'worker-1' });
     expect(await workers.reserve('other', 15_000)).toBeNull();
     clock += 15_001;
-    // The caller came too late: no place, and the place went back.
-    expect(await workers.connected('worker-1', 'late')).toBe(false);
+    // Nobody came: the place went back.
     expect(await workers.reserve('in-time', 15_000)).toMatchObject({ id: 'worker-1' });
     clock += 10_000;
-    expect(await workers.connected('worker-1', 'in-time')).toBe(true);
-    expect(await workers.connected('worker-1', 'in-time')).toBe(true);
+    await workers.hold('worker-1', 'in-time');
     clock += 30_000;
     expect(await workers.reserve('after', 15_000)).toBeNull();
-    expect(await workers.connected('worker-1', 'never-reserved')).toBe(false);
+    expect(await workers.workers()).toEqual([{ ...worker(1, 1), load: 1 }]);
+    await workers.release('worker-1', 'in-time');
+    expect(await workers.reserve('after', 15_000)).toMatchObject({ id: 'worker-1' });
   });
 
   it('forgets a worker that stops beating, with its places, and one that leaves', async () => {
