@@ -95,6 +95,24 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('takes a role; a split one names what it also needs', () => {
+    expect(loadConfig({}).role).toBe('all');
+    expect(
+      loadConfig({ ROLE: 'voice', REDIS_URL: 'redis://r', WORKER_URL: 'http://10.0.0.5:3001/' }),
+    ).toMatchObject({ role: 'voice', workerUrl: 'http://10.0.0.5:3001' });
+    expect(problemsOf({ ROLE: 'voice' })).toEqual([
+      'ROLE=voice needs REDIS_URL: API processes and voice workers find each other through Redis',
+      'ROLE=voice needs WORKER_URL: the address API processes relay calls to, like http://10.0.0.5:3001',
+    ]);
+    expect(problemsOf({ ROLE: 'api' })).toEqual([
+      'ROLE=api needs REDIS_URL: API processes and voice workers find each other through Redis',
+    ]);
+    expect(problemsOf({ ROLE: 'worker', WORKER_URL: 'http://a/b' })).toEqual([
+      'ROLE must be all, api or voice (got "worker")',
+      'WORKER_URL must be the address API processes reach this voice worker at, like http://10.0.0.5:3001 (no path) (got "http://a/b")',
+    ]);
+  });
+
   it('lists every bad value with what a good one looks like', () => {
     const problems = problemsOf({
       PORT: 'eighty',
