@@ -1,9 +1,9 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import demo from '../db/seed/demo-clinic.json' with { type: 'json' };
 import { CallClient } from '../test-support/call-client.js';
 import { endedRecord, recordWhere, untilAssistantStops } from '../test-support/calls.js';
 import { killMainProcesses, startMain, type MainProcess } from '../test-support/main-process.js';
+import { freePort } from '../test-support/ports.js';
 import { spokenLine } from '../test-support/speech-audio.js';
 import { redisEnvFor } from '../test-support/test-database.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
@@ -160,15 +160,4 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RATE_LIMIT_UNAVAILABLE } from './rate-limit-store.js';
+import { freePort, waitForPort } from '../test-support/ports.js';
 import { DEMO_CODE, startTestServer, type TestServer } from '../test-support/test-server.js';
 
 // Scale-out project only: servers that share PostgreSQL and Redis.
@@ -105,31 +105,4 @@ function startRedis(port: number): ChildProcess {
     throw new Error(`redis-server could not be started (is it installed?): ${error.message}`);
   });
   return child;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`redis-server did not open port ${port}`);
 }
