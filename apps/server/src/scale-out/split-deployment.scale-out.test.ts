@@ -152,6 +152,16 @@ describe('a split deployment: two API replicas, two voice workers (PostgreSQL, R
     const next = await api[1].client(privateKey).call.createWeb({ assistantId });
     expect(dispatchedTo(next.id)).toBe(onSurvivor!.worker);
   });
+
+  it('uses an assistant edited through one API replica in the next call through the other', async () => {
+    const firstMessage = 'Good afternoon from the edited greeting.';
+    await api[1].client(privateKey).assistant.update(assistantId, { firstMessage });
+    const call = await api[0].client(privateKey).call.createWeb({ assistantId });
+    const client = await CallClient.connect(call.webCallUrl!);
+    client.startMicrophone();
+    await client.heard('Good afternoon from the edited greeting');
+    await client.close();
+  });
 });
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {

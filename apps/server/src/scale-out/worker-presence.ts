@@ -19,10 +19,19 @@ export class WorkerPresence {
   /** Starts beating (once the worker listens). Resolves after the first beat. */
   async start(): Promise<void> {
     await this.registry.heartbeat(this.worker);
+    let failing = false;
     this.timer = setInterval(() => {
-      this.registry.heartbeat(this.worker).catch((error: unknown) => {
-        this.options.log.warn({ err: error }, 'voice worker heartbeat failed');
-      });
+      this.registry.heartbeat(this.worker).then(
+        () => {
+          if (failing) this.options.log.info('voice worker heartbeat works again');
+          failing = false;
+        },
+        (error: unknown) => {
+          // Once per outage, not every beat.
+          if (!failing) this.options.log.warn({ err: error }, 'voice worker heartbeat failed');
+          failing = true;
+        },
+      );
     }, this.options.beatMs);
     this.timer.unref();
     this.options.log.info({ worker: this.worker }, 'voice worker registered');

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SHARED_STORE_MESSAGE } from '../scale-out/messages.js';
 import { RATE_LIMIT_UNAVAILABLE } from './rate-limit-store.js';
 import { freePort, waitForPort } from '../test-support/ports.js';
 import { DEMO_CODE, startTestServer, type TestServer } from '../test-support/test-server.js';
@@ -77,6 +78,37 @@ describe('what server replicas share through Redis', () => {
       })
       .toBe(200);
     expect((await server.get('/readyz')).status).toBe(200);
+  });
+
+  it('refuses new calls with a clear 503 while the worker registry (Redis) is away', async () => {
+    const port = await freePort();
+    redisServers.push(startRedis(port));
+    await waitForPort(port);
+    const redis = { REDIS_URL: `redis://127.0.0.1:${port}` };
+    const api = await start({ env: { ROLE: 'api', ...redis } });
+    const workerPort = await freePort();
+    await start({
+      dataDir: api.dataDir,
+      port: workerPort,
+      env: { ROLE: 'voice', WORKER_URL: `http://127.0.0.1:${workerPort}`, ...redis },
+    });
+    const [assistant] = await api.client().assistant.list();
+    const created = await api.client().call.createWeb({ assistantId: assistant!.id });
+    expect(created.webCallUrl).toContain(`/ws/call/${created.id}`);
+
+    redisServers.pop()!.kill('SIGKILL');
+    await expect.poll(async () => (await api.get('/readyz')).status).toBe(503);
+    const refused = await api.post(
+      '/platform/call/web',
+      { assistantId: assistant!.id },
+      { authorization: `Bearer ${api.privateKey}` },
+    );
+    expect(refused.status).toBe(503);
+    expect(refused.json).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message: SHARED_STORE_MESSAGE,
+    });
   });
 
   it('refuses to start with a clear message when Redis does not answer, never showing its password', async () => {
