@@ -227,6 +227,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
     await app.register(websocket, { options: { maxPayload: MAX_SOCKET_MESSAGE_BYTES } });
     if (split?.dispatch !== undefined) {
+      const dispatch = split.dispatch;
+      metrics.watchWorkers(() => dispatch.workers());
       registerCallRelay(app, {
         dispatch: split.dispatch,
         onError: (kind) => metrics.relayError(kind),

@@ -112,6 +112,36 @@ export class CallMetrics {
     this.ended.inc({ reason });
   }
 
+  /**
+   * ROLE=api: the voice workers it dispatches to, read from the registry at each scrape
+   * (alive workers, their places taken and their capacity, in all).
+   */
+  watchWorkers(workers: () => Promise<{ load: number; capacity: number }[]>): void {
+    const registers = [this.registry];
+    const gauge = (
+      name: string,
+      help: string,
+      value: (all: { load: number; capacity: number }[]) => number,
+    ) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        async collect() {
+          this.set(value(await workers()));
+        },
+      });
+    gauge('talkbooth_voice_workers', 'Voice workers alive in the registry.', (all) => all.length);
+    gauge(
+      'talkbooth_voice_worker_places_taken',
+      'Places taken on all voice workers (calls connected or reserved).',
+      (all) => all.reduce((sum, w) => sum + w.load, 0),
+    );
+    gauge('talkbooth_voice_worker_capacity', 'Calls all voice workers take at once.', (all) =>
+      all.reduce((sum, w) => sum + w.capacity, 0),
+    );
+  }
+
   relayError(kind: 'connect' | 'lost'): void {
     this.relayErrors.inc({ kind });
   }

@@ -14,6 +14,7 @@ vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 /** Short leases, so a killed worker's calls are ended within seconds. */
 const LEASE = { CALL_LEASE_SECONDS: '2' };
+const METRICS_TOKEN = 'split-deployment-metrics-token';
 let api: [TestServer, TestServer];
 let survivor: TestServer;
 let doomed: MainProcess;
@@ -22,7 +23,7 @@ let privateKey: string;
 let assistantId: string;
 
 beforeAll(async () => {
-  const first = await startTestServer({ env: { ROLE: 'api', ...LEASE } });
+  const first = await startTestServer({ env: { ROLE: 'api', METRICS_TOKEN, ...LEASE } });
   api = [first, await startTestServer({ dataDir: first.dataDir, env: { ROLE: 'api', ...LEASE } })];
   privateKey = first.privateKey!;
   const survivorPort = await freePort();
@@ -44,6 +45,10 @@ beforeAll(async () => {
       '2 voice workers, 0 of 4 places taken',
     'both voice workers registered',
   );
+  const scraped = await first.get('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` });
+  expect(scraped.text).toMatch(/^talkbooth_voice_workers 2$/m);
+  expect(scraped.text).toMatch(/^talkbooth_voice_worker_capacity 4$/m);
+  expect(scraped.text).toMatch(/^talkbooth_voice_worker_places_taken 0$/m);
   const [assistant] = await first.client(privateKey).assistant.list();
   assistantId = assistant!.id;
 });
