@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import websocket from '@fastify/websocket';
 import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
+import type { AssistantDto } from '@talkbooth/protocol';
 import { vocabularyFor } from '@talkbooth/voice';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
@@ -14,10 +15,8 @@ import { isPostgres, openDatabase } from './db/open-database.js';
 import { underStartLock } from './db/row-locks.js';
 import { CallMetrics } from './observability/call-metrics.js';
 import { registerMetricsRoute } from './observability/metrics-route.js';
-import { CallDispatch } from './scale-out/call-dispatch.js';
 import { registerCallRelay } from './scale-out/call-relay.js';
-import { WorkerPresence } from './scale-out/worker-presence.js';
-import { WorkerRegistry } from './scale-out/worker-registry.js';
+import { splitDeployment, workersReadiness } from './scale-out/split-deployment.js';
 import { connectRedis } from './shared-state/redis-connection.js';
 import { redisRateLimitStore } from './shared-state/rate-limit-store.js';
 import { seedDemo, type DemoSeedReport } from './db/seed/seed-demo.js';
@@ -185,14 +184,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       });
       await app.register(platformApi, {
         prefix: PLATFORM_PREFIX,
-        prepareAssistant: (assistant) => {
-          engines.prepare(vocabularyFor(assistant)).catch((error: unknown) => {
-            app.log.warn(
-              { err: error },
-              'could not prepare the language model of a saved assistant',
-            );
-          });
-        },
+        // Only where calls run: an API process runs none, and its workers build on first use.
+        ...(role === 'all'
+          ? {
+              prepareAssistant: (assistant: AssistantDto) => {
+                engines.prepare(vocabularyFor(assistant)).catch((error: unknown) => {
+                  app.log.warn(
+                    { err: error },
+                    'could not prepare the language model of a saved assistant',
+                  );
+                });
+              },
+            }
+          : {}),
         db,
         keys,
         codeKey,
@@ -289,42 +293,4 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     redis?.disconnect();
     throw error;
   }
-}
-
-/** How often a voice worker renews its place in the registry, and how long it lasts. */
-const WORKER_BEAT_MS = 2_000;
-const WORKER_ALIVE_MS = 3 * WORKER_BEAT_MS;
-
-/**
- * ROLE=api and ROLE=voice: the registry of voice workers in Redis, and this process's side
- * of it (dispatching calls, or taking them). Undefined for ROLE=all.
- */
-function splitDeployment(
-  config: Config,
-  redis: Redis | undefined,
-  owner: string,
-  log: FastifyBaseLogger,
-): { dispatch?: CallDispatch; presence?: WorkerPresence } | undefined {
-  if (config.role === 'all') return undefined;
-  // loadConfig refuses a split role without these.
-  if (redis === undefined) throw new Error('ROLE=api and ROLE=voice need REDIS_URL');
-  const registry = new WorkerRegistry(redis, {
-    prefix: config.redisKeyPrefix,
-    aliveMs: WORKER_ALIVE_MS,
-  });
-  if (config.role === 'api')
-    return { dispatch: new CallDispatch(registry, redis, config.redisKeyPrefix) };
-  if (config.workerUrl === undefined) throw new Error('ROLE=voice needs WORKER_URL');
-  const worker = { id: owner, url: config.workerUrl, capacity: config.maxLiveCalls };
-  return { presence: new WorkerPresence(registry, worker, { beatMs: WORKER_BEAT_MS, log }) };
-}
-
-/** ROLE=api readiness: some voice worker is alive and has room. */
-async function workersReadiness(dispatch: CallDispatch): Promise<string> {
-  const workers = await dispatch.workers();
-  if (workers.length === 0) throw new Error('No voice worker is running (ROLE=voice).');
-  const load = workers.reduce((sum, w) => sum + w.load, 0);
-  const capacity = workers.reduce((sum, w) => sum + w.capacity, 0);
-  if (load >= capacity) throw new Error(`Every voice worker is full (${capacity} places).`);
-  return `${workers.length} voice worker${workers.length === 1 ? '' : 's'}, ${load} of ${capacity} places taken`;
 }
