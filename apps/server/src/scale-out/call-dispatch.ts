@@ -36,8 +36,7 @@ export class CallDispatch {
   /** The live worker a call was dispatched to, if it is still alive. */
   async workerOf(callId: string): Promise<VoiceWorker | undefined> {
     const id = await this.redis.get(this.routeKey(callId));
-    if (id === null) return undefined;
-    return (await this.registry.workers()).find((worker) => worker.id === id);
+    return id === null ? undefined : this.registry.worker(id);
   }
 
   /** Live workers, their places and capacity: for readiness and metrics. */

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 export interface VoiceWorker {
   /** Unique per process (host, pid and a random part). */
   id: string;
-  /** Where browsers reach its call sockets (its PUBLIC_URL), e.g. `https://voice-2.clinic.example`. */
+  /** Where API processes reach its call sockets (its WORKER_URL), e.g. `http://10.0.0.5:3001`. */
   url: string;
   /** Calls it takes at once (its MAX_LIVE_CALLS). */
   capacity: number;
@@ -138,6 +138,15 @@ export class WorkerRegistry {
   /** The call ended (or was refused): its place is free. Idempotent. */
   async release(workerId: string, callId: string): Promise<void> {
     await this.redis.zrem(this.key(workerId, 'places'), callId);
+  }
+
+  /** Worker `id` as it registered, while it is alive. */
+  async worker(id: string): Promise<VoiceWorker | undefined> {
+    const [info, alive] = await Promise.all([
+      this.redis.hget(this.workersKey, id),
+      this.redis.exists(this.key(id, 'alive')),
+    ]);
+    return info === null || alive === 0 ? undefined : (JSON.parse(info) as VoiceWorker);
   }
 
   /** Every live worker with its load (lapsed reservations not counted). */
