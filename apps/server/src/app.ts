@@ -4,7 +4,7 @@ import websocket from '@fastify/websocket';
 import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import type { AssistantDto } from '@talkbooth/protocol';
-import { vocabularyFor } from '@talkbooth/voice';
+import { embeddedEngines, type EngineRegistry } from '@talkbooth/voice';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -30,7 +30,6 @@ import { registerCallSocket, MAX_SOCKET_MESSAGE_BYTES } from './calls/call-socke
 import { CallAdmission } from './calls/call-admission.js';
 import { CallLeases } from './calls/call-leases.js';
 import { LiveCalls } from './calls/live-calls.js';
-import { VoiceEngines, type VoiceEnginesOptions } from './calls/voice-engines.js';
 import { registerHealthRoutes } from './health/health-routes.js';
 import { registerHostCheck } from './http/public-address.js';
 import { ServerLifecycle } from './lifecycle.js';
@@ -59,7 +58,7 @@ export interface AppOptions {
   /** The clock, for tests that need to move time. */
   now?: () => Date;
   /** Voice engine settings (tests shorten the decoder pool's idle time). */
-  voice?: VoiceEnginesOptions;
+  voice?: { idleTrimMs?: number };
 }
 
 export interface TalkboothApp {
@@ -77,8 +76,8 @@ export interface TalkboothApp {
   drain(): Promise<void>;
   /** The origins the web app's public key accepts (empty: any); null when it is not ours. */
   webKeyOrigins: string[] | null;
-  /** The speech engines (tests read how many decoders they hold). */
-  engines: VoiceEngines;
+  /** The engines calls run on (tests read how many decoders they hold). */
+  engines: EngineRegistry;
 }
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -170,7 +169,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         ? {}
         : { store: redisRateLimitStore(shared, `${config.redisKeyPrefix}rate-limit:`) }),
     });
-    const engines = new VoiceEngines(path.join(config.dataDir, 'models'), options.voice);
+    const engines = embeddedEngines({
+      modelCacheDir: path.join(config.dataDir, 'models'),
+      ...options.voice,
+    });
     // A voice worker serves calls only (and its health and metrics); the rest is the API's.
     if (role !== 'voice') {
       await app.register(appApiRoutes, {
@@ -188,7 +190,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         ...(role === 'all'
           ? {
               prepareAssistant: (assistant: AssistantDto) => {
-                engines.prepare(vocabularyFor(assistant)).catch((error: unknown) => {
+                engines.prepare(assistant).catch((error: unknown) => {
                   app.log.warn(
                     { err: error },
                     'could not prepare the language model of a saved assistant',

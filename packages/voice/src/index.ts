@@ -10,3 +10,4 @@ export * from './session/call-session.js';
 export { chosenReading } from './session/readings.js';
 export type * from './session/types.js';
 export { Lexicon } from './language/lexicon.js';
+export * from './engines/index.js';

@@ -1,6 +1,8 @@
 import type { AssistantDto } from '@talkbooth/protocol';
 import { LocalReplyEngine } from './local/engine.js';
-import { OpenAiCompatibleReplyEngine, type ReplyFetch } from './openai/engine.js';
+import type { ModelEngine } from '../engines/types.js';
+import { BUILT_IN_MODELS } from './model-engines.js';
+import type { ReplyFetch } from './openai/engine.js';
 import type { ReplyEngine } from './types.js';
 
 export interface CreateReplyEngineOptions {
@@ -21,54 +23,23 @@ export interface CreatedReplyEngine {
 }
 
 /**
- * The reply engine for an assistant's `model.provider`: `local` (also when there is no
- * model), `openai` (needs a key), or `custom-llm` (needs `model.url`; the key is optional,
- * since self-hosted endpoints often take none). Anything else, or a hosted provider that
- * cannot run, falls back to the local engine and says why.
+ * The reply engine for an assistant's `model.provider`, among `models` (by default the
+ * built-in ones: `local`, also when there is no model; `openai`, which needs a key;
+ * `custom-llm`, which needs `model.url`). Anything else, or a provider that cannot run,
+ * falls back to the local engine and says why.
  */
 export function createReplyEngine(
   assistant: AssistantDto,
   options: CreateReplyEngineOptions,
+  models: readonly ModelEngine[] = BUILT_IN_MODELS,
 ): CreatedReplyEngine {
-  const { variableValues } = options;
-  const local = (fallbackReason?: string): CreatedReplyEngine => {
-    const engine = new LocalReplyEngine({ assistant, variableValues });
-    return fallbackReason === undefined ? { engine } : { engine, fallbackReason };
-  };
-  const provider = assistant.model?.provider;
-  switch (provider) {
-    case undefined:
-    case 'local':
-      return local();
-    case 'openai': {
-      const apiKey = options.credentials('openai');
-      if (!apiKey) return local('no credential for openai');
-      return {
-        engine: new OpenAiCompatibleReplyEngine({
-          assistant,
-          provider,
-          apiKey,
-          variableValues,
-          firstTokenTimeoutMs: options.firstTokenTimeoutMs,
-          fetch: options.fetch,
-        }),
-      };
-    }
-    case 'custom-llm': {
-      const url = assistant.model?.url;
-      if (!url) return local('custom-llm has no model.url');
-      return {
-        engine: new OpenAiCompatibleReplyEngine({
-          assistant,
-          provider,
-          apiKey: options.credentials('custom-llm'),
-          variableValues,
-          firstTokenTimeoutMs: options.firstTokenTimeoutMs,
-          fetch: options.fetch,
-        }),
-      };
-    }
-    default:
-      return local(`model provider ${provider} is not supported here`);
-  }
+  const local = (fallbackReason: string): CreatedReplyEngine => ({
+    engine: new LocalReplyEngine({ assistant, variableValues: options.variableValues }),
+    fallbackReason,
+  });
+  const provider = assistant.model?.provider ?? 'local';
+  const model = models.find((m) => m.name === provider);
+  if (model === undefined) return local(`model provider ${provider} is not supported here`);
+  const created = model.create(assistant, options);
+  return 'unavailable' in created ? local(created.unavailable) : { engine: created.engine };
 }

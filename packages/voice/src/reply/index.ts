@@ -13,6 +13,7 @@ export {
   type SentenceChunkerOptions,
 } from './sentences.js';
 export { fillTemplate, greetingOf } from './template.js';
+export { BUILT_IN_MODELS, customLlmModel, localModel, openAiModel } from './model-engines.js';
 export { LocalReplyEngine, type LocalReplyEngineOptions } from './local/engine.js';
 export {
   DEFAULT_THRESHOLDS,

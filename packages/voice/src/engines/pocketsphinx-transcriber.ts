@@ -1,20 +1,10 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import {
-  buildDomainModelOffThread,
-  checkModel,
-  EspeakSynthesizer,
-  Lexicon,
-  PocketsphinxRecognizer,
-  pocketsphinxProblem,
-  RnnoiseSuppressor,
-  WebRtcVad,
-  type DomainVocabulary,
-  type NoiseSuppressor,
-  type SpeechRecognizer,
-  type SpeechSynthesizer,
-  type VoiceActivityDetector,
-} from '@talkbooth/voice';
+import { buildDomainModelOffThread } from '../stt/language-model/build.js';
+import { checkModel, pocketsphinxProblem } from '../stt/pocketsphinx/native.js';
+import { PocketsphinxRecognizer } from '../stt/pocketsphinx/recognizer.js';
+import type { DomainVocabulary, SpeechRecognizer } from '../stt/types.js';
+import type { TranscriberEngine } from './types.js';
 
 /** Recognisers kept ready (one per assistant vocabulary); the least recently used goes first. */
 const RECOGNIZER_CACHE_SIZE = 8;
@@ -23,34 +13,30 @@ function vocabularyKey(vocabulary: DomainVocabulary): string {
   return crypto.createHash('sha256').update(JSON.stringify(vocabulary)).digest('hex').slice(0, 16);
 }
 
-export interface VoiceEnginesOptions {
+export interface PocketsphinxTranscriberOptions {
+  /** Where built language models are cached (a `language-models` folder is made in it). */
+  modelCacheDir: string;
   /** How long a recogniser's decoder pool idles before shrinking to its spare. */
   idleTrimMs?: number;
 }
 
 /**
- * The embedded speech engines of this process. The synthesiser is shared (it queues its
- * jobs); each assistant's recogniser is built once per vocabulary, its language model
- * cached on disk; voice activity and noise state are per call.
+ * The offline recogniser. Each assistant's recogniser is built once per vocabulary (its
+ * language model cached on disk) and shared by that assistant's calls; an edited
+ * assistant has a new vocabulary, so its next call gets a new recogniser.
  */
-export class VoiceEngines {
-  private synthesizerPromise: Promise<SpeechSynthesizer> | null = null;
+export class PocketsphinxTranscriber implements TranscriberEngine {
+  readonly name = 'pocketsphinx';
   private readonly recognizers = new Map<string, Promise<SpeechRecognizer>>();
   /** Language-model builds under way or queued, by vocabulary: closing waits for them. */
   private readonly preparing = new Map<string, Promise<void>>();
   private buildQueue: Promise<unknown> = Promise.resolve();
   private disposed = false;
 
-  constructor(
-    private readonly modelCacheDir: string,
-    private readonly options: VoiceEnginesOptions = {},
-  ) {
-    // The reply engine's lexicon (~100 ms to load): now, not in the middle of a call.
-    Lexicon.default();
-  }
+  constructor(private readonly options: PocketsphinxTranscriberOptions) {}
 
   private get languageModelDir(): string {
-    return path.join(this.modelCacheDir, 'language-models');
+    return path.join(this.options.modelCacheDir, 'language-models');
   }
 
   /**
@@ -58,7 +44,7 @@ export class VoiceEngines {
    * use, so the first call of a newly saved assistant finds it cached. Builds run one at a
    * time, and a vocabulary already being built is not built again: saving fifty assistants
    * must not start fifty workers beside the live calls. Does nothing when the recogniser is
-   * not installed or the engines are closing.
+   * not installed or the engine is closing.
    */
   prepare(vocabulary: DomainVocabulary): Promise<void> {
     if (this.disposed || pocketsphinxProblem() !== null) return Promise.resolve();
@@ -80,24 +66,12 @@ export class VoiceEngines {
     return build;
   }
 
-  /**
-   * For the readiness check: the recogniser's library and model are installed and the
-   * synthesiser loads (once; then it is shared with calls). Throws saying what is missing.
-   */
-  async check(): Promise<string> {
+  /** The library and the acoustic model are installed; throws saying what is missing. */
+  check(): Promise<string> {
     const problem = pocketsphinxProblem();
-    if (problem !== null) throw new Error(problem);
-    try {
-      await this.synthesizer();
-    } catch (error) {
-      throw new Error(
-        `the speech synthesiser does not load: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-    return 'ok';
+    return problem === null ? Promise.resolve('ok') : Promise.reject(new Error(problem));
   }
 
-  /** Decoder pairs held by every recogniser (in use, reserved or spare). */
   async decoderCount(): Promise<number> {
     let total = 0;
     for (const recognizer of await Promise.allSettled(this.recognizers.values())) {
@@ -105,11 +79,6 @@ export class VoiceEngines {
         total += recognizer.value.decoderCount;
     }
     return total;
-  }
-
-  synthesizer(): Promise<SpeechSynthesizer> {
-    this.synthesizerPromise ??= EspeakSynthesizer.create();
-    return this.synthesizerPromise;
   }
 
   /** The recogniser for a vocabulary: built (or loaded from the model cache) on first use. */
@@ -121,10 +90,11 @@ export class VoiceEngines {
       this.recognizers.set(key, cached);
       return cached;
     }
+    const { idleTrimMs } = this.options;
     const created = PocketsphinxRecognizer.create({
       vocabulary,
       cacheDir: this.languageModelDir,
-      ...(this.options.idleTrimMs === undefined ? {} : { idleTrimMs: this.options.idleTrimMs }),
+      ...(idleTrimMs === undefined ? {} : { idleTrimMs }),
     });
     created.catch(() => this.recognizers.delete(key));
     this.recognizers.set(key, created);
@@ -142,15 +112,7 @@ export class VoiceEngines {
     return created;
   }
 
-  vad(): Promise<VoiceActivityDetector> {
-    return WebRtcVad.create();
-  }
-
-  denoiser(): Promise<NoiseSuppressor> {
-    return RnnoiseSuppressor.create();
-  }
-
-  /** Waits for builds under way (they write to the model cache), then frees every engine. */
+  /** Waits for builds under way (they write to the model cache), then frees every recogniser. */
   async dispose(): Promise<void> {
     this.disposed = true;
     await Promise.allSettled([...this.preparing.values()]);
@@ -159,8 +121,5 @@ export class VoiceEngines {
     for (const recognizer of await Promise.allSettled(all)) {
       if (recognizer.status === 'fulfilled') recognizer.value.dispose();
     }
-    if (this.synthesizerPromise !== null)
-      (await this.synthesizerPromise.catch(() => null))?.dispose();
-    this.synthesizerPromise = null;
   }
 }

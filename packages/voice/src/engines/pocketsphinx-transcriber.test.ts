@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type * as Voice from '@talkbooth/voice';
-import { VoiceEngines } from './voice-engines.js';
+import type * as Build from '../stt/language-model/build.js';
+import { PocketsphinxTranscriber } from './pocketsphinx-transcriber.js';
 
 // The real builder, watched: how many builds run at once, and for which vocabularies.
 const builds = vi.hoisted(() => ({ running: 0, most: 0, started: [] as string[] }));
-vi.mock('@talkbooth/voice', async (importOriginal) => {
-  const voice = await importOriginal<typeof Voice>();
+vi.mock('../stt/language-model/build.js', async (importOriginal) => {
+  const voice = await importOriginal<typeof Build>();
   return {
     ...voice,
     buildDomainModelOffThread: async (
@@ -18,6 +18,9 @@ vi.mock('@talkbooth/voice', async (importOriginal) => {
       builds.most = Math.max(builds.most, builds.running);
       builds.started.push(options.vocabulary.sentences[0] ?? '');
       try {
+        // Still under way a moment later, wherever the build runs: from source (as here)
+        // the builder's worker file is not there and it builds on this thread.
+        await new Promise((resolve) => setTimeout(resolve, 50));
         return await voice.buildDomainModelOffThread(options);
       } finally {
         builds.running -= 1;
@@ -31,7 +34,7 @@ const VOCABULARY = {
   keywords: ['sourdough'],
 };
 
-describe('voice engines closing', () => {
+describe('the pocketsphinx transcriber preparing language models', () => {
   const dirs: string[] = [];
   afterEach(() => {
     builds.most = 0;
@@ -50,7 +53,7 @@ describe('voice engines closing', () => {
   it('waits for a language-model build under way, so nothing writes to the cache after close', async () => {
     const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-engines-'));
     dirs.push(cacheDir);
-    const engines = new VoiceEngines(cacheDir);
+    const engines = new PocketsphinxTranscriber({ modelCacheDir: cacheDir });
     const build = engines.prepare(VOCABULARY);
     await vi.waitFor(() => expect(builds.running).toBe(1), { interval: 1 });
     await engines.dispose();
@@ -65,7 +68,7 @@ describe('voice engines closing', () => {
   it('starts no build once closing, and drops builds still queued', async () => {
     const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-engines-'));
     dirs.push(cacheDir);
-    const engines = new VoiceEngines(cacheDir);
+    const engines = new PocketsphinxTranscriber({ modelCacheDir: cacheDir });
     const queued = engines.prepare(VOCABULARY);
     await engines.dispose();
     await engines.prepare(VOCABULARY);
@@ -77,7 +80,7 @@ describe('voice engines closing', () => {
   it('builds one vocabulary once and one model at a time, however many assistants are saved', async () => {
     const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-engines-'));
     dirs.push(cacheDir);
-    const engines = new VoiceEngines(cacheDir);
+    const engines = new PocketsphinxTranscriber({ modelCacheDir: cacheDir });
     const other = { sentences: ['is the ferry running today'], keywords: [] };
     const saved = [VOCABULARY, VOCABULARY, other, VOCABULARY, other];
     await Promise.all(saved.map((vocabulary) => engines.prepare(vocabulary)));

@@ -1,0 +1,16 @@
+/** Engine registry: which recogniser, synthesiser and reply engine a call's stages run on. */
+export type {
+  CallStages,
+  ModelEngine,
+  ProviderChoice,
+  StageProviders,
+  TranscriberEngine,
+  VoiceEngine,
+} from './types.js';
+export { EngineRegistry, type EngineRegistryOptions } from './engine-registry.js';
+export { embeddedEngines, type EmbeddedEnginesOptions } from './embedded-engines.js';
+export { EspeakVoice } from './espeak-voice.js';
+export {
+  PocketsphinxTranscriber,
+  type PocketsphinxTranscriberOptions,
+} from './pocketsphinx-transcriber.js';
