@@ -1,3 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PlatformClient } from '@talkbooth/platform-client';
+import type { Call } from '@talkbooth/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import demo from '../db/seed/demo-clinic.json' with { type: 'json' };
 import { CallClient } from '../test-support/call-client.js';
@@ -5,93 +10,166 @@ import { endedRecord, recordWhere, untilAssistantStops } from '../test-support/c
 import { killMainProcesses, startMain, type MainProcess } from '../test-support/main-process.js';
 import { freePort } from '../test-support/ports.js';
 import { spokenLine } from '../test-support/speech-audio.js';
-import { redisEnvFor } from '../test-support/test-database.js';
-import { startTestServer, type TestServer } from '../test-support/test-server.js';
+import { redisEnvFor, testDatabaseFor, type TestDatabase } from '../test-support/test-database.js';
+import { DEMO_CODE } from '../test-support/test-server.js';
 import { ALL_WORKERS_BUSY } from './messages.js';
 
-// Real processes, real-time calls: a split deployment on one PostgreSQL and one Redis.
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
+// Four real server processes on one PostgreSQL database and one Redis, real-time calls.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 90_000 });
 
 /** Short leases, so a killed worker's calls are ended within seconds. */
 const LEASE = { CALL_LEASE_SECONDS: '2' };
 const METRICS_TOKEN = 'split-deployment-metrics-token';
-let api: [TestServer, TestServer];
-let survivor: TestServer;
-let doomed: MainProcess;
-let doomedPort: number;
+/** Places per worker: the twelve calls fill both. */
+const PLACES = 6;
+const CALLS = 2 * PLACES;
+
+/** One server process of the deployment, reached over HTTP only. */
+interface Replica {
+  process: MainProcess;
+  port: number;
+  baseUrl: string;
+  client(token?: string): PlatformClient;
+}
+
+let dataDir: string;
+let db: TestDatabase;
+let api: [Replica, Replica];
+let workers: [Replica, Replica];
 let privateKey: string;
 let assistantId: string;
 
+async function startReplica(env: Record<string, string>, port?: number): Promise<Replica> {
+  port ??= await freePort();
+  const process = startMain(
+    {
+      ...env,
+      PORT: String(port),
+      DATABASE_URL: db.url,
+      ...redisEnvFor(dataDir),
+      DEMO_UNICODE: DEMO_CODE,
+      LOG_LEVEL: 'info',
+      ...LEASE,
+    },
+    dataDir,
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await process.waitFor(env.ROLE === 'voice' ? /voice worker listening/ : /Talkbooth is running/);
+  return {
+    process,
+    port,
+    baseUrl,
+    client: (token = privateKey) => new PlatformClient({ token, baseUrl: `${baseUrl}/platform` }),
+  };
+}
+
+const voiceEnv = (port: number): Record<string, string> => ({
+  ROLE: 'voice',
+  WORKER_URL: `http://127.0.0.1:${port}`,
+  MAX_LIVE_CALLS: String(PLACES),
+});
+
+async function startWorker(): Promise<Replica> {
+  // The worker publishes its own address, so its port is chosen before it starts.
+  const port = await freePort();
+  return startReplica(voiceEnv(port), port);
+}
+
+async function readyCalls(replica: Replica): Promise<string | undefined> {
+  const response = await fetch(`${replica.baseUrl}/readyz`);
+  return ((await response.json()) as { checks?: { calls?: string } }).checks?.calls;
+}
+
+/** Which worker (by process id) each web call went to, from the API processes' own logs. */
+function workerPidOf(callId: string): number | undefined {
+  for (const line of api.flatMap((r) => r.process.output().stdout.split('\n'))) {
+    if (!line.includes('web call dispatched') || !line.includes(callId)) continue;
+    const worker = (JSON.parse(line) as { worker: string }).worker;
+    return Number(worker.split(':').at(-2));
+  }
+  return undefined;
+}
+
 beforeAll(async () => {
-  const first = await startTestServer({ env: { ROLE: 'api', METRICS_TOKEN, ...LEASE } });
-  api = [first, await startTestServer({ dataDir: first.dataDir, env: { ROLE: 'api', ...LEASE } })];
-  privateKey = first.privateKey!;
-  const survivorPort = await freePort();
-  survivor = await startTestServer({
-    dataDir: first.dataDir,
-    port: survivorPort,
-    env: voiceEnv(survivorPort),
-  });
-  // The worker this test kills: its own process, sharing the database, Redis and key file.
-  doomedPort = await freePort();
-  doomed = startMain(
-    { ...voiceEnv(doomedPort), ...redisEnvFor(first.dataDir), DATABASE_URL: first.db.url },
-    first.dataDir,
-  );
-  await doomed.waitFor(/voice worker listening/);
-  await until(
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-split-'));
+  db = await testDatabaseFor(dataDir);
+  // The first API process migrates, seeds and makes the keys; the rest find them.
+  const first = await startReplica({ ROLE: 'api', METRICS_TOKEN, TRUST_PROXY: 'true' });
+  privateKey = (await first.process.waitFor(/private\s+(\S+)/))[1]!;
+  api = [first, await startReplica({ ROLE: 'api', TRUST_PROXY: 'true' })];
+  workers = [await startWorker(), await startWorker()];
+  await vi.waitFor(
     async () =>
-      ((await first.get('/readyz')).json as { checks?: { calls?: string } }).checks?.calls ===
-      '2 voice workers, 0 of 4 places taken',
-    'both voice workers registered',
+      expect(await readyCalls(first)).toBe(`2 voice workers, 0 of ${CALLS} places taken`),
+    { timeout: 20_000, interval: 200 },
   );
-  const scraped = await first.get('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` });
-  expect(scraped.text).toMatch(/^talkbooth_voice_workers 2$/m);
-  expect(scraped.text).toMatch(/^talkbooth_voice_worker_capacity 4$/m);
-  expect(scraped.text).toMatch(/^talkbooth_voice_worker_places_taken 0$/m);
-  const [assistant] = await first.client(privateKey).assistant.list();
+  const scraped = await fetch(`${first.baseUrl}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const metrics = await scraped.text();
+  expect(metrics).toMatch(/^talkbooth_voice_workers 2$/m);
+  expect(metrics).toMatch(new RegExp(`^talkbooth_voice_worker_capacity ${CALLS}$`, 'm'));
+  const [assistant] = await first.client().assistant.list();
   assistantId = assistant!.id;
 });
 
 afterAll(async () => {
   killMainProcesses();
-  for (const server of [...(api ?? []), survivor]) await server?.close();
+  await db?.close();
+  if (dataDir !== undefined) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-function voiceEnv(port: number): Record<string, string> {
-  return {
-    ROLE: 'voice',
-    PORT: String(port),
-    WORKER_URL: `http://127.0.0.1:${port}`,
-    MAX_LIVE_CALLS: '2',
-    ...LEASE,
-  };
-}
+describe('a split deployment: two API processes, two voice workers, one PostgreSQL, one Redis', () => {
+  it('holds a rate limit spent on one API process on the other', async () => {
+    const guess = (replica: Replica, unicode: string, from: string) =>
+      fetch(`${replica.baseUrl}/api/get-assistant`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+        body: JSON.stringify({ unicode }),
+      });
+    const guesser = '198.51.100.40';
+    // The default limit: ten wrong codes per address in fifteen minutes.
+    for (let n = 0; n < 10; n += 1)
+      expect((await guess(api[n % 2]!, `wrong-${n}`, guesser)).status).toBe(200);
+    for (const replica of api) expect((await guess(replica, DEMO_CODE, guesser)).status).toBe(429);
+    expect((await guess(api[1], DEMO_CODE, '198.51.100.41')).status).toBe(200);
+  });
 
-/** Which worker each web call was dispatched to, from the API replicas' own logs. */
-function dispatchedTo(callId: string): string | undefined {
-  for (const line of api.flatMap((server) => server.logs)) {
-    if (!line.includes('web call dispatched') || !line.includes(callId)) continue;
-    return (JSON.parse(line) as { worker: string }).worker;
-  }
-  return undefined;
-}
+  it('uses an assistant edited through one API process in the next call on either worker', async () => {
+    const original = (await api[0].client().assistant.get(assistantId)).firstMessage!;
+    const firstMessage = 'Good afternoon from the edited greeting.';
+    await api[1].client().assistant.update(assistantId, { firstMessage });
+    const calls = await Promise.all(
+      api.map((replica) => replica.client().call.createWeb({ assistantId })),
+    );
+    // Least loaded first: one call on each worker.
+    expect(new Set(calls.map((call) => workerPidOf(call.id))).size).toBe(2);
+    for (const call of calls) {
+      const client = await CallClient.connect(call.webCallUrl!);
+      client.startMicrophone();
+      await client.heard('Good afternoon from the edited greeting');
+      await client.close();
+      await endedRecord(api[0], call.id);
+    }
+    await api[0].client().assistant.update(assistantId, { firstMessage: original });
+  });
 
-describe('a split deployment: two API replicas, two voice workers (PostgreSQL, Redis)', () => {
-  it('spreads calls from both API replicas over the workers by load, and answers 429 when all are full', async () => {
-    const ids: string[] = [];
-    for (let n = 0; n < 4; n += 1) {
-      const call = await api[n % 2]!.client(privateKey).call.createWeb({ assistantId });
+  it(`spreads ${CALLS} calls from both API processes over the workers by load; each greets and answers; one more is refused`, async () => {
+    const calls: Call[] = [];
+    for (let n = 0; n < CALLS; n += 1) {
+      const call = await api[n % 2]!.client().call.createWeb({
+        assistantId,
+        assistantOverrides: { variableValues: { name: 'Sam' } },
+      });
       // The browser keeps the API's address: the socket is relayed from there.
       expect(call.webCallUrl).toMatch(
-        new RegExp(`^ws://127\\.0\\.0\\.1:\\d+/ws/call/${call.id}\\?`),
+        new RegExp(`^ws://127\\.0\\.0\\.1:${api[n % 2]!.port}/ws/call/${call.id}\\?`),
       );
-      ids.push(call.id);
+      calls.push(call);
     }
-    const workers = ids.map(dispatchedTo);
-    expect(new Set(workers).size).toBe(2);
-    for (const worker of new Set(workers))
-      expect(workers.filter((w) => w === worker)).toHaveLength(2);
+    const pids = calls.map((call) => workerPidOf(call.id));
+    for (const worker of workers)
+      expect(pids.filter((pid) => pid === worker.process.child.pid)).toHaveLength(PLACES);
 
     const refused = await fetch(`${api[1].baseUrl}/platform/call/web`, {
       method: 'POST',
@@ -100,79 +178,70 @@ describe('a split deployment: two API replicas, two voice workers (PostgreSQL, R
     });
     expect(refused.status).toBe(429);
     expect(await refused.json()).toMatchObject({ message: ALL_WORKERS_BUSY });
-    // Nobody opened those links: their places lapse (15 s), and calls are taken again.
-    await expect
-      .poll(async () => (await api[0].get('/readyz')).status, { timeout: 30_000, interval: 500 })
-      .toBe(200);
-  });
 
-  it('relays live calls; a killed worker’s call ends as worker-lost with its messages, the other goes on, new calls go to the survivor', async () => {
-    const calls = [];
-    for (let n = 0; n < 2; n += 1) {
-      const call = await api[n]!.client(privateKey).call.createWeb({
-        assistantId,
-        assistantOverrides: { variableValues: { name: 'Sam' } },
-      });
-      const client = await CallClient.connect(call.webCallUrl!);
-      client.startMicrophone();
-      calls.push({ call, client, worker: dispatchedTo(call.id)! });
-    }
-    for (const { client } of calls) {
-      await client.heard('Hello Sam,');
-      await untilAssistantStops(client, 0);
-    }
-    const onDoomed = calls.find(({ worker }) => worker.includes(`:${doomed.child.pid}:`));
-    const onSurvivor = calls.find((c) => c !== onDoomed);
-    expect(onDoomed).toBeDefined();
-    expect(onSurvivor).toBeDefined();
-    await recordWhere(api[0], onDoomed!.call.id, (c) => (c.messages ?? []).length > 0, 'greeting');
-
-    doomed.child.kill('SIGKILL');
-    await onDoomed!.client.whenClosed();
-    expect(onDoomed!.client.closeCode).toBe(4503);
-    const lost = await endedRecord(api[0], onDoomed!.call.id, 20_000);
-    expect(lost.endedReason).toBe('worker-lost');
-    expect(lost.messages?.[0]).toMatchObject({ message: expect.stringContaining('Hello Sam') });
-
-    // The survivor's call is undisturbed: it still hears and answers.
-    const hours = demo.knowledgeBase.find((entry) => entry.id === 'hours')!;
-    const from = onSurvivor!.client.messages.length;
-    await onSurvivor!.client.speak(await spokenLine(hours.questions[0]!));
-    await onSurvivor!.client.heard(hours.answer.split(' ').slice(0, 4).join(' '), from, 30_000);
-    await onSurvivor!.client.close();
-    expect((await endedRecord(api[0], onSurvivor!.call.id)).endedReason).toBe(
-      'customer-ended-call',
+    live = await Promise.all(
+      calls.map(async (call, n) => {
+        const client = await CallClient.connect(call.webCallUrl!);
+        client.startMicrophone();
+        await client.heard('Hello Sam,');
+        await untilAssistantStops(client, 0);
+        return { call, client, pid: pids[n]! };
+      }),
     );
-
-    // New calls go to the worker that is left.
-    await expect
-      .poll(
-        async () =>
-          ((await api[0].get('/readyz')).json as { checks: { calls: string } }).checks.calls,
-        {
-          timeout: 15_000,
-        },
-      )
-      .toMatch(/^1 voice worker, /);
-    const next = await api[1].client(privateKey).call.createWeb({ assistantId });
-    expect(dispatchedTo(next.id)).toBe(onSurvivor!.worker);
+    // Every caller asks, a moment apart, as callers do; every one is answered.
+    await Promise.all(live.map(({ client }, n) => askHours(client, n * 300)));
+    for (const { call } of live) {
+      await recordWhere(
+        api[0],
+        call.id,
+        (c) => (c.messages ?? []).some((m) => m.role === 'user'),
+        'the question in the record',
+      );
+    }
   });
 
-  it('uses an assistant edited through one API replica in the next call through the other', async () => {
-    const firstMessage = 'Good afternoon from the edited greeting.';
-    await api[1].client(privateKey).assistant.update(assistantId, { firstMessage });
-    const call = await api[0].client(privateKey).call.createWeb({ assistantId });
-    const client = await CallClient.connect(call.webCallUrl!);
-    client.startMicrophone();
-    await client.heard('Good afternoon from the edited greeting');
-    await client.close();
+  it('ends a killed worker’s calls as worker-lost with their messages; the other worker’s go on; new calls go to the survivor', async () => {
+    expect(live).toHaveLength(CALLS);
+    const [survivor, doomed] = workers;
+    const lost = live.filter(({ pid }) => pid === doomed.process.child.pid);
+    const going = live.filter(({ pid }) => pid === survivor.process.child.pid);
+
+    doomed.process.child.kill('SIGKILL');
+    for (const { call, client } of lost) {
+      await client.whenClosed();
+      expect(client.closeCode).toBe(4503);
+      const record = await endedRecord(api[0], call.id, 20_000);
+      expect(record.endedReason).toBe('worker-lost');
+      // Everything said before the worker died is kept: the greeting, the question, the answer.
+      expect(record.messages?.[0]).toMatchObject({ message: expect.stringContaining('Hello Sam') });
+      expect(record.messages?.some((m) => m.role === 'user')).toBe(true);
+      expect(record.messages?.filter((m) => m.role === 'bot').length).toBeGreaterThanOrEqual(2);
+    }
+
+    // The survivor's calls are undisturbed: each one still hears and answers.
+    await Promise.all(going.map(({ client }, n) => askHours(client, n * 300)));
+    for (const { call, client } of going) {
+      await client.close();
+      expect((await endedRecord(api[1], call.id)).endedReason).toBe('customer-ended-call');
+    }
+
+    await expect
+      .poll(() => readyCalls(api[0]), { timeout: 15_000, interval: 200 })
+      .toBe(`1 voice worker, 0 of ${PLACES} places taken`);
+    const next = await api[1].client().call.createWeb({ assistantId });
+    expect(workerPidOf(next.id)).toBe(survivor.process.child.pid);
   });
 });
 
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+let live: { call: Call; client: CallClient; pid: number }[] = [];
+
+const hours = demo.knowledgeBase.find((entry) => entry.id === 'hours')!;
+
+/** Asks the demo's opening-hours question after `delayMs`, and waits for the answer. */
+async function askHours(client: CallClient, delayMs: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, delayMs));
+  const from = client.messages.length;
+  await client.speak(await spokenLine(hours.questions[0]!));
+  await client.heard(hours.answer.split(' ').slice(0, 4).join(' '), from, 45_000);
+  await untilAssistantStops(client, from, 30_000);
 }

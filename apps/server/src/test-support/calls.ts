@@ -1,6 +1,12 @@
 import type { Call, CreateWebCall } from '@talkbooth/protocol';
 import { CallClient, type CallClientOptions } from './call-client.js';
+import type { PlatformClient } from '@talkbooth/platform-client';
 import type { TestServer } from './test-server.js';
+
+/** Any server whose platform API a test reads: a test server, or a server process. */
+export interface PlatformServer {
+  client(token?: string): PlatformClient;
+}
 
 /** The booth's call settings: a hosted transcriber (which falls back here), recording off, a name. */
 export const BOOTH_OVERRIDES = {
@@ -33,7 +39,7 @@ export async function startCall(
 
 /** Waits until the call record satisfies `predicate` (records are written just after the socket talks). */
 export async function recordWhere(
-  server: TestServer,
+  server: PlatformServer,
   callId: string,
   predicate: (call: Call) => boolean,
   what: string,
@@ -50,7 +56,11 @@ export async function recordWhere(
 }
 
 /** Waits until the call record says the call has ended. */
-export function endedRecord(server: TestServer, callId: string, timeoutMs = 10_000): Promise<Call> {
+export function endedRecord(
+  server: PlatformServer,
+  callId: string,
+  timeoutMs = 10_000,
+): Promise<Call> {
   return recordWhere(server, callId, (call) => call.status === 'ended', 'the end', timeoutMs);
 }
 
