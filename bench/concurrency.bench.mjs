@@ -2,12 +2,11 @@
 // 95th-percentile voice-to-voice latency passes 800 ms or a turn fails. Each step's callers
 // run in a child process (bench/lib/concurrency-callers.mjs), so process.cpuUsage() here
 // is the server's alone and the callers' is measured in their own process.
-import { fork } from 'node:child_process';
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { table } from './lib/markdown.mjs';
-import { fromRoot } from './lib/paths.mjs';
-import { demo, devLines, VOICES, voice } from './lib/speech.mjs';
+import { callerScripts, ramp, runCallerStep, scriptLines, turnsOf } from './lib/caller-steps.mjs';
+import { voice } from './lib/speech.mjs';
 import { ratio, summarise } from './lib/stats.mjs';
 import { BOOTH_OVERRIDES, startTalkServer } from './lib/talk-server.mjs';
 
@@ -42,13 +41,6 @@ const QUICK = {
   lines: 4,
   firstMessage: 'Hello {{name}}, how can I help?',
 };
-
-/** 1, 2, 4, 6, 8, … up to `max`. */
-function ramp(max) {
-  const steps = [1, 2];
-  while (steps.at(-1) + 2 <= max) steps.push(steps.at(-1) + 2);
-  return steps;
-}
 
 export async function run({ quick, log }) {
   const plan = quick ? QUICK : FULL;
@@ -103,67 +95,16 @@ function serverAccess(server) {
   };
 }
 
-/** Knowledge-base dev lines (no intake, no goodbye: those change the call); quick mode takes those with the shortest answers. */
-function scriptLines(count) {
-  const lines = devLines.lines.filter(
-    (line) => line.expect !== 'intake' && line.expect !== 'end-call',
-  );
-  if (count === undefined) return lines;
-  const answerLength = (line) =>
-    demo.knowledgeBase.find((entry) => entry.id === line.expect).answer.length;
-  return [...lines].sort((a, b) => answerLength(a) - answerLength(b)).slice(0, count);
-}
-
-/** N callers: rotating voices, each starting at a different line, with seeded 1–2 s pauses. */
-function callerScripts(calls, turns, lines) {
-  const random = voice.createPrng(calls);
-  return Array.from({ length: calls }, (_, i) => ({
-    voice: VOICES[i % VOICES.length],
-    turns: Array.from({ length: turns }, (_, t) => ({
-      ...lines[(i + t) % lines.length],
-      pauseMs: Math.round(1000 + 1000 * random()),
-    })),
-  }));
-}
-
 /** One step: the callers run in a child process; this process (the server) is measured meanwhile. */
 async function measureStep(job, startRssMb) {
   const calls = job.callers.length;
   const loadAverage = os.loadavg()[0];
-  const child = fork(fromRoot('bench/lib/concurrency-callers.mjs'), {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  try {
-    const exited = new Promise((_, reject) =>
-      child.once('exit', (code) => reject(new Error(`the callers' process exited (${code})`))),
-    );
-    exited.catch(() => undefined);
-    child.send(job);
-    await Promise.race([message(child, 'ready'), exited]);
+  const { outcome, measured } = await runCallerStep(job, () => {
     const server = startServerMeter();
-    child.send({ type: 'go' });
-    const outcome = await Promise.race([message(child, 'done'), exited]).catch((error) => ({
-      error,
-    }));
-    const used = server.stop();
-    if (outcome.error) return failedStep(calls, outcome.error, loadAverage);
-    return summariseStep(calls, outcome, used, startRssMb, loadAverage);
-  } finally {
-    if (child.exitCode === null && child.signalCode === null) child.kill();
-  }
-}
-
-/** The next IPC message of `type` from the child; an `error` message rejects. */
-function message(child, type) {
-  return new Promise((resolve, reject) => {
-    const listener = (received) => {
-      if (received.type !== type && received.type !== 'error') return;
-      child.off('message', listener);
-      if (received.type === 'error') reject(new Error(`callers: ${received.message}`));
-      else resolve(received);
-    };
-    child.on('message', listener);
+    return async () => server.stop();
   });
+  if (outcome.error) return failedStep(calls, outcome.error, loadAverage);
+  return summariseStep(calls, outcome, measured, startRssMb, loadAverage);
 }
 
 /** This process's CPU time, peak RSS (sampled every 250 ms) and event-loop delay, from now on. */
@@ -203,9 +144,7 @@ function rssMb() {
 }
 
 function summariseStep(calls, callers, server, startRssMb, loadAverage) {
-  const turns = callers.calls.flatMap((call) =>
-    call.turns.map((turn) => ({ ...turn, voice: call.voice })),
-  );
+  const turns = turnsOf(callers);
   const failures = turns.filter((turn) => turn.outcome === 'failed');
   const latency = summarise(turns.map((turn) => turn.voiceToVoiceMs));
   const passed = failures.length === 0 && latency.p95 !== null && latency.p95 <= P95_LIMIT_MS;

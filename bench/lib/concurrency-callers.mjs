@@ -4,7 +4,8 @@
 // measured apart from the server's. They still share the machine's cores with the server.
 //
 // IPC, one step of the ramp per process:
-//   parent → { baseUrl, privateKey, assistantId, overrides, callers: [{ voice, turns: [{ text, expect, pauseMs }] }] }
+//   parent → { baseUrl, privateKey, assistantId, overrides, callers: [{ voice, turns: [{ text, expect, pauseMs }] }],
+//              socketOrigin? (connect there instead of the link's own host: a voice worker, directly) }
 //   child  → { type: 'ready' }   every line synthesized, nothing running yet
 //   parent → { type: 'go' }
 //   child  → { type: 'done', calls, cpuMs, wallMs, loopDelayP99Ms } or { type: 'error', message }
@@ -45,7 +46,7 @@ async function runStep(job) {
     const calls = await Promise.all(
       job.callers.map(async (script, i) => {
         const call = await createWebCall(job);
-        const caller = await Caller.connect(call.webCallUrl);
+        const caller = await Caller.connect(socketUrl(call.webCallUrl, job.socketOrigin));
         callers.push(caller);
         return runCaller(caller, script, clips[i]);
       }),
@@ -83,6 +84,13 @@ function nextMessage(type) {
     };
     process.on('message', listener);
   });
+}
+
+/** The call link, or the same path and token on `origin` (`ws://host:port`). */
+function socketUrl(webCallUrl, origin) {
+  if (origin === undefined) return webCallUrl;
+  const url = new URL(webCallUrl);
+  return `${origin}${url.pathname}${url.search}`;
 }
 
 /** What the customer's own backend does: start a web call with the private key. */

@@ -1,0 +1,84 @@
+// One step of a call ramp: N callers, each in real time, run in a child process of their own
+// (bench/lib/concurrency-callers.mjs), while the benchmark measures the servers meanwhile.
+// Shared by the concurrency and scale-out benchmarks.
+import { fork } from 'node:child_process';
+import { fromRoot } from './paths.mjs';
+import { demo, devLines, VOICES, voice } from './speech.mjs';
+
+/** 1, 2, 4, 6, 8, … up to `max`. */
+export function ramp(max) {
+  const steps = [1, 2];
+  while (steps.at(-1) + 2 <= max) steps.push(steps.at(-1) + 2);
+  return steps;
+}
+
+/** Knowledge-base dev lines (no intake, no goodbye: those change the call); `count` takes those with the shortest answers. */
+export function scriptLines(count) {
+  const lines = devLines.lines.filter(
+    (line) => line.expect !== 'intake' && line.expect !== 'end-call',
+  );
+  if (count === undefined) return lines;
+  const answerLength = (line) =>
+    demo.knowledgeBase.find((entry) => entry.id === line.expect).answer.length;
+  return [...lines].sort((a, b) => answerLength(a) - answerLength(b)).slice(0, count);
+}
+
+/** N callers: rotating voices, each starting at a different line, with seeded 1–2 s pauses. */
+export function callerScripts(calls, turns, lines) {
+  const random = voice.createPrng(calls);
+  return Array.from({ length: calls }, (_, i) => ({
+    voice: VOICES[i % VOICES.length],
+    turns: Array.from({ length: turns }, (_, t) => ({
+      ...lines[(i + t) % lines.length],
+      pauseMs: Math.round(1000 + 1000 * random()),
+    })),
+  }));
+}
+
+/**
+ * Runs one step's callers (`job` as concurrency-callers.mjs takes it). `meter()` is called
+ * once every caller's speech is ready, just before they start, and returns a function that
+ * stops measuring and gives what it measured. Resolves with `{ outcome, measured }`, where
+ * `outcome` is the callers' report or `{ error }`.
+ */
+export async function runCallerStep(job, meter) {
+  const child = fork(fromRoot('bench/lib/concurrency-callers.mjs'), {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    const exited = new Promise((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`the callers' process exited (${code})`))),
+    );
+    exited.catch(() => undefined);
+    child.send(job);
+    await Promise.race([message(child, 'ready'), exited]);
+    const stop = meter();
+    child.send({ type: 'go' });
+    const outcome = await Promise.race([message(child, 'done'), exited]).catch((error) => ({
+      error,
+    }));
+    return { outcome, measured: await stop() };
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+  }
+}
+
+/** The next IPC message of `type` from the child; an `error` message rejects. */
+function message(child, type) {
+  return new Promise((resolve, reject) => {
+    const listener = (received) => {
+      if (received.type !== type && received.type !== 'error') return;
+      child.off('message', listener);
+      if (received.type === 'error') reject(new Error(`callers: ${received.message}`));
+      else resolve(received);
+    };
+    child.on('message', listener);
+  });
+}
+
+/** Every turn of a step's callers, with its voice. */
+export function turnsOf(callers) {
+  return callers.calls.flatMap((call) =>
+    call.turns.map((turn) => ({ ...turn, voice: call.voice })),
+  );
+}
