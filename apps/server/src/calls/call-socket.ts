@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Call, LISTENING, ServerMessage } from '@talkbooth/protocol';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/unavailable-errors.js';
 import { SHARED_STORE_MESSAGE } from '../scale-out/messages.js';
 import { publicOrigin } from '../http/public-address.js';
 import { DRAINING_MESSAGE, type ServerLifecycle } from '../lifecycle.js';
@@ -25,6 +26,10 @@ export const MAX_SOCKET_MESSAGE_BYTES = 64 * 1024;
 export function registerCallSocket(app: FastifyInstance, deps: CallSocketDeps): void {
   app.get('/ws/call/:id', { websocket: true }, (socket: WebSocket, request: FastifyRequest) => {
     void acceptCall(socket, request, deps).catch((error: unknown) => {
+      if (isDatabaseUnavailable(error)) {
+        request.log.warn({ err: error }, 'call refused: the database does not answer');
+        return refuse(socket, CLOSE.unavailable, DATABASE_UNAVAILABLE);
+      }
       request.log.error({ err: error }, 'call socket failed');
       refuse(socket, CLOSE.failed, 'The call could not start because of a server error.');
     });

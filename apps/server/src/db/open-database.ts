@@ -55,5 +55,10 @@ function openPostgres(connectionString: string): Kysely<Database> {
   // An idle connection that the server drops (a restart, a failover) must not crash the
   // process: the pool replaces it, and the next query reports any lasting failure.
   pool.on('error', () => undefined);
+  // A connection lost while a query holds it (PostgreSQL restarting, a network cut) fails
+  // that query, which reports it; the client's own 'error' event, which the pool listens
+  // to only while the client is idle, must not become an uncaught exception that ends
+  // the process.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

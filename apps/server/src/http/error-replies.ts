@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiError } from '@talkbooth/protocol';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/unavailable-errors.js';
 import { HttpProblem } from './problems.js';
 import { validationProblem } from './validation-problems.js';
 
@@ -48,8 +49,8 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
 
 /**
  * The app-wide error handler. Validation problems become 400 with one message per field,
- * framework errors get a clear message, and anything unexpected is logged and answered
- * with a 500 that reveals nothing internal.
+ * framework errors get a clear message, a database that does not answer is a 503 to retry,
+ * and anything unexpected is logged and answered with a 500 that reveals nothing internal.
  */
 export function handleError(
   error: FastifyError,
@@ -72,6 +73,10 @@ export function handleError(
   if (known !== undefined) return sendError(reply, statusCode, known);
   if (statusCode >= 400 && statusCode < 500) return sendError(reply, statusCode, error.message);
 
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'request failed: the database does not answer');
+    return sendError(reply, 503, DATABASE_UNAVAILABLE);
+  }
   request.log.error({ err: error }, 'request failed');
   return sendError(reply, 500, 'Something went wrong on our side. Please try again in a moment.');
 }

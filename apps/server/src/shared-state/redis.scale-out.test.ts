@@ -1,11 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { ChildProcess } from 'node:child_process';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import demo from '../db/seed/demo-clinic.json' with { type: 'json' };
 import { SHARED_STORE_MESSAGE } from '../scale-out/messages.js';
+import { CallClient } from '../test-support/call-client.js';
+import { endedRecord, untilAssistantStops } from '../test-support/calls.js';
+import { spokenLine } from '../test-support/speech-audio.js';
 import { RATE_LIMIT_UNAVAILABLE } from './rate-limit-store.js';
 import { freePort, waitForPort } from '../test-support/ports.js';
+import { startRedis } from '../test-support/private-redis.js';
 import { DEMO_CODE, startTestServer, type TestServer } from '../test-support/test-server.js';
 
-// Scale-out project only: servers that share PostgreSQL and Redis.
+// Scale-out project only: servers that share PostgreSQL and Redis. One test holds a real call.
+vi.setConfig({ testTimeout: 60_000 });
 const started: TestServer[] = [];
 const redisServers: ChildProcess[] = [];
 afterEach(async () => {
@@ -80,7 +86,7 @@ describe('what server replicas share through Redis', () => {
     expect((await server.get('/readyz')).status).toBe(200);
   });
 
-  it('refuses new calls with a clear 503 while the worker registry (Redis) is away', async () => {
+  it('refuses new calls with a clear 503 while the worker registry (Redis) is away, and lets live calls finish', async () => {
     const port = await freePort();
     redisServers.push(startRedis(port));
     await waitForPort(port);
@@ -93,8 +99,15 @@ describe('what server replicas share through Redis', () => {
       env: { ROLE: 'voice', WORKER_URL: `http://127.0.0.1:${workerPort}`, ...redis },
     });
     const [assistant] = await api.client().assistant.list();
-    const created = await api.client().call.createWeb({ assistantId: assistant!.id });
+    const created = await api.client().call.createWeb({
+      assistantId: assistant!.id,
+      assistantOverrides: { variableValues: { name: 'Sam' } },
+    });
     expect(created.webCallUrl).toContain(`/ws/call/${created.id}`);
+    const caller = await CallClient.connect(created.webCallUrl!);
+    caller.startMicrophone();
+    await caller.heard('Hello Sam,');
+    await untilAssistantStops(caller, 0);
 
     redisServers.pop()!.kill('SIGKILL');
     await expect.poll(async () => (await api.get('/readyz')).status).toBe(503);
@@ -109,6 +122,16 @@ describe('what server replicas share through Redis', () => {
       error: 'Service Unavailable',
       message: SHARED_STORE_MESSAGE,
     });
+
+    // The call already under way needs no Redis: it still hears, answers and ends properly.
+    const hours = demo.knowledgeBase.find((entry) => entry.id === 'hours')!;
+    const from = caller.messages.length;
+    await caller.speak(await spokenLine(hours.questions[0]!));
+    await caller.heard(hours.answer.split(' ').slice(0, 4).join(' '), from, 30_000);
+    await caller.close();
+    const ended = await endedRecord(api, created.id);
+    expect(ended.endedReason).toBe('customer-ended-call');
+    expect(ended.messages?.some((m) => m.role === 'user')).toBe(true);
   });
 
   it('refuses to start with a clear message when Redis does not answer, never showing its password', async () => {
@@ -123,18 +146,3 @@ describe('what server replicas share through Redis', () => {
     expect(failed?.message).not.toContain('hunter2');
   });
 });
-
-/** A throw-away Redis of this test's own, keeping nothing on disk. */
-function startRedis(port: number): ChildProcess {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  child.on('error', (error) => {
-    throw new Error(`redis-server could not be started (is it installed?): ${error.message}`);
-  });
-  return child;
-}
