@@ -198,6 +198,7 @@ export class CallRunner {
     this.deps.live.add(call.id, {
       end: (reason: EndedReason) => session.end(reason),
       settled: () => this.record.settled(),
+      control: (message) => session.handleClientMessage(message),
     });
     this.deps.metrics.callStarted();
     this.record.providers(providers);

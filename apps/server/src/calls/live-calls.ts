@@ -1,3 +1,4 @@
+import type { CallControl, ClientMessage } from '@talkbooth/protocol';
 import type { EndedReason } from '@talkbooth/voice';
 
 /** A call in progress, as the server sees it at shutdown. */
@@ -6,6 +7,8 @@ export interface LiveCall {
   end(reason: EndedReason): Promise<void>;
   /** Resolves once everything the call wrote to its record is stored. */
   settled(): Promise<void>;
+  /** A control message from elsewhere (the platform API), as the call's client could send it. */
+  control(message: ClientMessage): void;
 }
 
 /** The calls this process is serving, so a shutdown can end each one properly. */
@@ -18,6 +21,32 @@ export class LiveCalls {
 
   remove(id: string): void {
     this.calls.delete(id);
+  }
+
+  /**
+   * Applies a live-call control from the platform API to a call this process runs; false
+   * when it runs no such call. `end-call` ends it as `manually-canceled`.
+   */
+  control(id: string, control: CallControl): boolean {
+    const call = this.calls.get(id);
+    if (call === undefined) return false;
+    switch (control.type) {
+      case 'end-call':
+        void call.end('manually-canceled');
+        break;
+      case 'say':
+        call.control({
+          type: 'say',
+          message: control.content,
+          ...(control.endCallAfterSpoken === undefined
+            ? {}
+            : { endCallAfterSpoken: control.endCallAfterSpoken }),
+        });
+        break;
+      default:
+        call.control(control);
+    }
+    return true;
   }
 
   get size(): number {

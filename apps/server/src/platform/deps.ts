@@ -1,8 +1,8 @@
-import type { AssistantDto } from '@talkbooth/protocol';
+import type { CallControl } from '@talkbooth/protocol';
 import type { Kysely } from 'kysely';
 import type { CallAdmission } from '../calls/call-admission.js';
 import type { ServerLifecycle } from '../lifecycle.js';
-import type { AssistantRepository } from '../db/repositories/assistants.js';
+import type { AssistantRepository, StoredAssistant } from '../db/repositories/assistants.js';
 import type { CallRepository } from '../db/repositories/calls.js';
 import type { CredentialRepository } from '../db/repositories/credentials.js';
 import type { PhoneNumberRepository } from '../db/repositories/phone-numbers.js';
@@ -36,7 +36,12 @@ export interface PlatformDeps {
    * Called with each assistant created or changed, to prepare what its calls will need
    * (its language model) in the background. Errors are the callee's to report.
    */
-  prepareAssistant?: (assistant: AssistantDto) => void;
+  prepareAssistant?: (assistant: StoredAssistant) => void;
+  /**
+   * Hands a live-call control to the process running the call (this one, or through Redis
+   * any one): 'not-running' when no process here runs it. Rejects when Redis does not answer.
+   */
+  controlCall: (callId: string, control: CallControl) => Promise<'sent' | 'not-running'>;
 }
 
 /** How long the token in a webCallUrl may wait to be used. */

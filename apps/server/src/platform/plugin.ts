@@ -30,6 +30,7 @@ export const platformApi: FastifyPluginAsync<PlatformDeps> = async (app, options
     lifecycle: options.lifecycle,
     publicUrl: options.publicUrl,
     now: options.now,
+    controlCall: options.controlCall,
     ...(options.prepareAssistant ? { prepareAssistant: options.prepareAssistant } : {}),
   };
 

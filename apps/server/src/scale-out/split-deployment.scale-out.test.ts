@@ -80,6 +80,14 @@ async function readyCalls(replica: Replica): Promise<string | undefined> {
   return ((await response.json()) as { checks?: { calls?: string } }).checks?.calls;
 }
 
+/** The language models built so far (the processes share the data folder and its model cache). */
+function languageModels(): string[] {
+  const folder = path.join(dataDir, 'models', 'language-models');
+  return fs.existsSync(folder)
+    ? fs.readdirSync(folder).filter((name) => name.startsWith('domain-'))
+    : [];
+}
+
 /** Which worker (by process id) each web call went to, from the API processes' own logs. */
 function workerPidOf(callId: string): number | undefined {
   for (const line of api.flatMap((r) => r.process.output().stdout.split('\n'))) {
@@ -99,8 +107,7 @@ beforeAll(async () => {
   api = [first, await startReplica({ ROLE: 'api', TRUST_PROXY: 'true' })];
   workers = [await startWorker(), await startWorker()];
   await vi.waitFor(
-    async () =>
-      expect(await readyCalls(first)).toBe(`2 voice workers, 0 of ${CALLS} places taken`),
+    async () => expect(await readyCalls(first)).toBe(`2 voice workers, 0 of ${CALLS} places taken`),
     { timeout: 20_000, interval: 200 },
   );
   const scraped = await fetch(`${first.baseUrl}/metrics`, {
@@ -136,9 +143,30 @@ describe('a split deployment: two API processes, two voice workers, one PostgreS
   });
 
   it('uses an assistant edited through one API process in the next call on either worker', async () => {
-    const original = (await api[0].client().assistant.get(assistantId)).firstMessage!;
+    const stored = await api[0].client().assistant.get(assistantId);
+    const original = { firstMessage: stored.firstMessage!, model: stored.model! };
     const firstMessage = 'Good afternoon from the edited greeting.';
-    await api[1].client().assistant.update(assistantId, { firstMessage });
+    // A new knowledge entry is a new vocabulary: the workers hear of the change through
+    // Redis and build its language model before any call needs it.
+    const modelsBefore = languageModels();
+    await api[1].client().assistant.update(assistantId, {
+      firstMessage,
+      model: {
+        ...original.model,
+        knowledge: [
+          ...(original.model.knowledge ?? []),
+          {
+            id: 'bicycles',
+            questions: ['Can I leave my bicycle outside?'],
+            answer: 'Yes, there is a covered bicycle rack by the side door.',
+          },
+        ],
+      },
+    });
+    await vi.waitFor(() => expect(languageModels().length).toBeGreaterThan(modelsBefore.length), {
+      timeout: 30_000,
+      interval: 200,
+    });
     const calls = await Promise.all(
       api.map((replica) => replica.client().call.createWeb({ assistantId })),
     );
@@ -151,7 +179,7 @@ describe('a split deployment: two API processes, two voice workers, one PostgreS
       await client.close();
       await endedRecord(api[0], call.id);
     }
-    await api[0].client().assistant.update(assistantId, { firstMessage: original });
+    await api[0].client().assistant.update(assistantId, original);
   });
 
   it(`spreads ${CALLS} calls from both API processes over the workers by load; each greets and answers; one more is refused`, async () => {
@@ -220,7 +248,18 @@ describe('a split deployment: two API processes, two voice workers, one PostgreS
 
     // The survivor's calls are undisturbed: each one still hears and answers.
     await Promise.all(going.map(({ client }, n) => askHours(client, n * 300)));
-    for (const { call, client } of going) {
+    // Live-call control through either API process reaches the worker running the call.
+    const [controlled, ...rest] = going;
+    const from = controlled!.client.messages.length;
+    await api[0].client().call.control(controlled!.call.id, {
+      type: 'say',
+      content: 'A word from the front desk.',
+    });
+    await controlled!.client.heard('word from the front desk', from);
+    await api[1].client().call.control(controlled!.call.id, { type: 'end-call' });
+    await controlled!.client.whenClosed();
+    expect((await endedRecord(api[0], controlled!.call.id)).endedReason).toBe('manually-canceled');
+    for (const { call, client } of rest) {
       await client.close();
       expect((await endedRecord(api[1], call.id)).endedReason).toBe('customer-ended-call');
     }
@@ -230,6 +269,35 @@ describe('a split deployment: two API processes, two voice workers, one PostgreS
       .toBe(`1 voice worker, 0 of ${PLACES} places taken`);
     const next = await api[1].client().call.createWeb({ assistantId });
     expect(workerPidOf(next.id)).toBe(survivor.process.child.pid);
+  });
+
+  it('drops only the calls an API process relayed when it dies (kill -9); the other API’s calls go on', async () => {
+    const [doomed, remaining] = api;
+    const calls = await Promise.all(
+      api.map(async (replica) => {
+        const call = await replica.client().call.createWeb({
+          assistantId,
+          assistantOverrides: { variableValues: { name: 'Sam' } },
+        });
+        const client = await CallClient.connect(call.webCallUrl!);
+        client.startMicrophone();
+        await client.heard('Hello Sam,');
+        await untilAssistantStops(client, 0);
+        return { call, client };
+      }),
+    );
+    const [cut, kept] = calls as [(typeof calls)[0], (typeof calls)[0]];
+
+    doomed.process.child.kill('SIGKILL');
+    await cut.client.whenClosed();
+    // To the worker, the relayed socket closing is the caller hanging up: the record says so.
+    const dropped = await endedRecord(remaining, cut.call.id, 20_000);
+    expect(dropped.endedReason).toBe('customer-ended-call');
+    expect(dropped.messages?.[0]).toMatchObject({ message: expect.stringContaining('Hello Sam') });
+
+    await askHours(kept.client, 0);
+    await kept.client.close();
+    expect((await endedRecord(remaining, kept.call.id)).endedReason).toBe('customer-ended-call');
   });
 });
 

@@ -1,4 +1,11 @@
-import type { Call, CallListQuery, CreatePhoneCall, CreateWebCall } from '@talkbooth/protocol';
+import type {
+  Call,
+  CallControl,
+  CallControlAccepted,
+  CallListQuery,
+  CreatePhoneCall,
+  CreateWebCall,
+} from '@talkbooth/protocol';
 import { idPath, type HttpCore, type RequestOptions } from '../http.js';
 
 /** `/call`: web and phone calls. */
@@ -27,5 +34,22 @@ export class CallResource {
   /** `POST /call/web`: a browser call; join it at the answer's `webCallUrl`. */
   async createWeb(body: CreateWebCall, options?: RequestOptions): Promise<Call> {
     return this.#http.request({ method: 'POST', path: '/call/web', body, options });
+  }
+
+  /**
+   * `POST /call/{id}/control`: controls a live call wherever it runs: speak a line, add a
+   * message, mute or unmute the assistant, or end the call (as `manually-canceled`).
+   */
+  async control(
+    id: string,
+    control: CallControl,
+    options?: RequestOptions,
+  ): Promise<CallControlAccepted> {
+    return this.#http.request({
+      method: 'POST',
+      path: idPath('/call', id, '/control'),
+      body: control,
+      options,
+    });
   }
 }

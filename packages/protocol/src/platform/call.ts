@@ -124,3 +124,41 @@ export const callListQuerySchema = listQuerySchema.extend({
   assistantId: z.string().min(1).optional(),
 });
 export type CallListQuery = z.input<typeof callListQuerySchema>;
+
+/**
+ * `POST /call/{id}/control`: live-call control, in the hosted platform's shapes (the
+ * messages its `monitor.controlUrl` takes): speak a line, add a message to the model's
+ * context, mute or unmute the assistant, or end the call.
+ */
+export const callControlSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.object({
+      type: z.literal('say'),
+      content: z.string().min(1).max(2_000),
+      endCallAfterSpoken: z.boolean().optional(),
+    }),
+    z.object({
+      type: z.literal('add-message'),
+      message: z.object({
+        role: z.enum(['system', 'user', 'assistant']),
+        content: z.string().min(1).max(10_000),
+      }),
+    }),
+    z.object({
+      type: z.literal('control'),
+      control: z.enum(['mute-assistant', 'unmute-assistant']),
+    }),
+    z.object({ type: z.literal('end-call') }),
+  ],
+  { error: 'Unknown control type: use say, add-message, control or end-call.' },
+);
+export type CallControl = z.infer<typeof callControlSchema>;
+
+/** What `POST /call/{id}/control` answers: the message was handed to the process running the call. */
+export const callControlAcceptedSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  status: z.literal('sent'),
+});
+export type CallControlAccepted = z.infer<typeof callControlAcceptedSchema>;

@@ -10,6 +10,8 @@ export type EndedReason =
   | 'exceeded-max-duration'
   | 'assistant-error'
   | 'server-shutdown'
+  /** Ended through the platform API's live-call control (`end-call`). */
+  | 'manually-canceled'
   | 'unknown-error'
   /** The client broke the wire protocol (a malformed frame or message, one over the size limit). */
   | 'customer-sent-invalid-data'

@@ -192,4 +192,65 @@ describe('turn-taking on a live call (real server, real engines, real-time audio
     await client.whenClosed();
     expect((await endedRecord(server, call.id)).endedReason).toBe('assistant-ended-call');
   });
+
+  it('takes live-call control through the platform API: say, add-message, end-call as manually-canceled', async () => {
+    const { call, client } = await startCall(server, {
+      assistantId,
+      assistantOverrides: BOOTH_OVERRIDES,
+    });
+    await client.heard('Hello Sam,');
+    await untilAssistantStops(client, 0);
+    const api = server.client();
+
+    let from = client.messages.length;
+    expect(
+      await api.call.control(call.id, { type: 'say', content: 'A word from the front desk.' }),
+    ).toEqual({
+      id: call.id,
+      type: 'say',
+      status: 'sent',
+    });
+    await client.heard('word from the front desk', from);
+    await untilAssistantStops(client, from);
+
+    from = client.messages.length;
+    await api.call.control(call.id, {
+      type: 'add-message',
+      message: { role: 'user', content: 'where is the pharmacy' },
+    });
+    await client.heard('pharmacy is on the ground floor', from);
+    await untilAssistantStops(client, from);
+
+    // A control the schema does not know is refused with the list of those it does.
+    const unknown = await server.post(
+      `/platform/call/${call.id}/control`,
+      { type: 'transfer' },
+      { authorization: `Bearer ${server.privateKey}` },
+    );
+    expect(unknown.status).toBe(400);
+    expect(JSON.stringify(unknown.json)).toContain('use say, add-message, control or end-call');
+
+    await api.call.control(call.id, { type: 'end-call' });
+    await client.whenClosed();
+    const record = await endedRecord(server, call.id);
+    expect(record.endedReason).toBe('manually-canceled');
+    expect(record.transcript).toContain('A word from the front desk.');
+
+    // Nothing to control once it is over, or for a call that does not exist.
+    const over = await server.post(
+      `/platform/call/${call.id}/control`,
+      { type: 'end-call' },
+      { authorization: `Bearer ${server.privateKey}` },
+    );
+    expect(over.status).toBe(409);
+    expect(over.json).toMatchObject({
+      message: expect.stringContaining('is not live (its status is ended)'),
+    });
+    const missing = await server.post(
+      '/platform/call/no-such-call/control',
+      { type: 'end-call' },
+      { authorization: `Bearer ${server.privateKey}` },
+    );
+    expect(missing.status).toBe(404);
+  });
 });

@@ -28,7 +28,7 @@ export const assistantRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, 
     { schema: { tags, body: assistantDtoSchema, response: { 201: assistantSchema } } },
     async (request, reply) => {
       const created = await assistants.create(principalOf(request).orgId, request.body, now());
-      prepareAssistant?.(created.body);
+      prepareAssistant?.(created);
       return reply.code(201).send(presentAssistant(created));
     },
   );
@@ -71,7 +71,7 @@ export const assistantRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, 
       if (!merged.success) throw validationProblem(merged.error.issues);
       const updated = await assistants.replace(orgId, stored.id, merged.data, now());
       if (updated === undefined) throw notFound('assistant', request.params.id);
-      prepareAssistant?.(updated.body);
+      prepareAssistant?.(updated);
       return presentAssistant(updated);
     },
   );
@@ -97,7 +97,7 @@ export const assistantRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, 
       ) as AssistantDto;
       const updated = await assistants.replace(orgId, stored.id, body, now());
       if (updated === undefined) throw notFound('assistant', request.params.id);
-      prepareAssistant?.(updated.body);
+      prepareAssistant?.(updated);
       return presentAssistant(updated);
     },
   );

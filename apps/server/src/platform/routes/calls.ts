@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  callControlAcceptedSchema,
+  callControlSchema,
   callListQuerySchema,
   callSchema,
   createPhoneCallSchema,
@@ -86,6 +88,42 @@ export const callRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps)
         .type(stored?.contentType ?? 'audio/wav')
         .header('cache-control', 'private, no-store')
         .send(stored?.audio ?? fs.createReadStream(legacyFile));
+    },
+  );
+
+  app.post(
+    '/call/:id/control',
+    {
+      schema: {
+        tags,
+        params: idParamsSchema,
+        body: callControlSchema,
+        response: { 202: callControlAcceptedSchema },
+      },
+    },
+    async (request, reply) => {
+      const call = await calls.get(principalOf(request).orgId, request.params.id);
+      if (call === undefined) throw notFound('call', request.params.id);
+      if (call.status !== 'in-progress') {
+        throw new HttpProblem(
+          409,
+          `Call ${call.id} is not live (its status is ${call.status}), so there is nothing to control.`,
+        );
+      }
+      let outcome: 'sent' | 'not-running';
+      try {
+        outcome = await deps.controlCall(call.id, request.body);
+      } catch (error) {
+        request.log.error({ err: error }, 'call control not sent: Redis does not answer');
+        throw new HttpProblem(503, SHARED_STORE_MESSAGE);
+      }
+      if (outcome === 'not-running') {
+        throw new HttpProblem(
+          409,
+          `Call ${call.id} is not running on this server any more (it may have just ended), so there is nothing to control.`,
+        );
+      }
+      return reply.code(202).send({ id: call.id, type: request.body.type, status: 'sent' });
     },
   );
 

@@ -7,6 +7,7 @@ const REASONS: Record<string, string> = {
   'silence-timed-out': 'The call ended because nobody spoke for a while.',
   'exceeded-max-duration': 'The call reached its maximum length.',
   'assistant-ended-call': 'The assistant ended the call.',
+  'manually-canceled': 'The call was ended by the business you were talking to.',
   'assistant-said-end-call-phrase': 'The assistant ended the call.',
   'assistant-error': 'The call ended because of a problem on our side.',
   'unknown-error': 'The call ended because of a problem on our side.',
