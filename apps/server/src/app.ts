@@ -123,7 +123,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const metrics = new CallMetrics({
       liveCalls: () => live.size,
       placesTaken: () => admission.count,
-      capacity: config.maxLiveCalls,
+      capacity: role === 'api' ? null : config.maxLiveCalls,
     });
     const leases = new CallLeases(calls, {
       ttlMs: config.callLeaseSeconds * 1000,
@@ -247,6 +247,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         rateLimitExemptIps: config.rateLimitExemptIps,
         admission,
         dispatch: split?.dispatch,
+        addressPlaces: split?.addressPlaces,
         lifecycle,
         publicUrl: config.publicUrl,
       });
@@ -273,6 +274,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       metrics.watchWorkers(() => dispatch.workers());
       registerCallRelay(app, {
         dispatch: split.dispatch,
+        addressPlaces: split.addressPlaces,
         onError: (kind) => metrics.relayError(kind),
       });
     } else

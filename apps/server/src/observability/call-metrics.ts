@@ -8,7 +8,8 @@ const LATENCY_BUCKETS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 
 export interface CallGauges {
   liveCalls: () => number;
   placesTaken: () => number;
-  capacity: number;
+  /** MAX_LIVE_CALLS; null on an API process, which runs no calls (its workers' capacity is reported instead). */
+  capacity: number | null;
 }
 
 /**
@@ -94,14 +95,17 @@ export class CallMetrics {
         this.set(gauges.placesTaken());
       },
     });
-    new Gauge({
-      name: 'talkbooth_call_capacity',
-      help: 'Calls this process takes at once (MAX_LIVE_CALLS).',
-      registers,
-      collect() {
-        this.set(gauges.capacity);
-      },
-    });
+    const { capacity } = gauges;
+    if (capacity !== null) {
+      new Gauge({
+        name: 'talkbooth_call_capacity',
+        help: 'Calls this process takes at once (MAX_LIVE_CALLS).',
+        registers,
+        collect() {
+          this.set(capacity);
+        },
+      });
+    }
   }
 
   callStarted(): void {

@@ -7,6 +7,7 @@ import type { CallRepository } from '../db/repositories/calls.js';
 import type { CredentialRepository } from '../db/repositories/credentials.js';
 import type { PhoneNumberRepository } from '../db/repositories/phone-numbers.js';
 import type { Database } from '../db/schema.js';
+import type { AddressPlaces } from '../scale-out/address-places.js';
 import type { CallDispatch } from '../scale-out/call-dispatch.js';
 import type { ApiKeyService } from './api-key-service.js';
 
@@ -28,6 +29,8 @@ export interface PlatformDeps {
   admission: CallAdmission;
   /** ROLE=api: new calls go to the least-loaded voice worker instead of this process. */
   dispatch?: CallDispatch | undefined;
+  /** ROLE=api: the per-address cap, counted in Redis across API processes. */
+  addressPlaces?: AddressPlaces | undefined;
   lifecycle: ServerLifecycle;
   /** PUBLIC_URL, for the links handed out (webCallUrl). */
   publicUrl: string | undefined;

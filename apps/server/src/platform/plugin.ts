@@ -27,6 +27,7 @@ export const platformApi: FastifyPluginAsync<PlatformDeps> = async (app, options
     rateLimitExemptIps: options.rateLimitExemptIps,
     admission: options.admission,
     dispatch: options.dispatch,
+    addressPlaces: options.addressPlaces,
     lifecycle: options.lifecycle,
     publicUrl: options.publicUrl,
     now: options.now,

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import WebSocket, { type RawData } from 'ws';
+import { ADDRESS_PLACE_LEASE_MS, type AddressPlaces } from './address-places.js';
 import type { CallDispatch } from './call-dispatch.js';
 
 /** Close codes the browser may be sent (1005, 1006 and 1015 are only ever observed). */
@@ -10,6 +11,8 @@ const MAX_PENDING_MESSAGES = 500;
 
 export interface CallRelayOptions {
   dispatch: CallDispatch;
+  /** The per-address cap in Redis: a relayed call keeps its place while its socket is open. */
+  addressPlaces?: AddressPlaces | undefined;
   /** Told of each relay that failed (the worker could not be reached, or went away). */
   onError?: (kind: 'connect' | 'lost') => void;
 }
@@ -62,9 +65,28 @@ async function relay(
   });
   upstream = to;
   let opened = false;
+  const place = options.addressPlaces;
+  let renewal: ReturnType<typeof setInterval> | undefined;
+  const keepPlace = () =>
+    place?.hold(id).catch((error: unknown) => {
+      log.warn({ err: error }, 'call relay: could not renew the call’s place (Redis)');
+    });
+  const givePlaceBack = () => {
+    if (place === undefined) return;
+    clearInterval(renewal);
+    renewal = undefined;
+    place.release(id).catch((error: unknown) => {
+      log.warn({ err: error }, 'call relay: could not give the call’s place back (Redis)');
+    });
+  };
   to.on('open', () => {
     opened = true;
     for (const [data, isBinary] of pending.splice(0)) to.send(data, { binary: isBinary });
+    if (place !== undefined) {
+      void keepPlace();
+      renewal = setInterval(() => void keepPlace(), ADDRESS_PLACE_LEASE_MS / 3);
+      renewal.unref();
+    }
   });
   to.on('message', (data, isBinary) => {
     if (socket.readyState === WebSocket.OPEN) socket.send(data, { binary: isBinary });
@@ -73,6 +95,7 @@ async function relay(
     log.warn({ err: error, worker: worker.id, opened }, 'call relay: worker socket error');
   });
   to.on('close', (code, reason) => {
+    givePlaceBack();
     if (UNSENDABLE.has(code)) {
       options.onError?.(opened ? 'lost' : 'connect');
       log.error({ worker: worker.id, opened }, 'call relay: the voice worker went away');

@@ -116,6 +116,8 @@ beforeAll(async () => {
   const metrics = await scraped.text();
   expect(metrics).toMatch(/^talkbooth_voice_workers 2$/m);
   expect(metrics).toMatch(new RegExp(`^talkbooth_voice_worker_capacity ${CALLS}$`, 'm'));
+  // An API process runs no calls: it reports its workers' capacity, not one of its own.
+  expect(metrics).not.toMatch(/^talkbooth_call_capacity /m);
   const [assistant] = await first.client().assistant.list();
   assistantId = assistant!.id;
 });

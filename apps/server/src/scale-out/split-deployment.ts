@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
+import { AddressPlaces } from './address-places.js';
 import { CallDispatch } from './call-dispatch.js';
 import { WorkerPresence } from './worker-presence.js';
 import { WorkerRegistry } from './worker-registry.js';
@@ -18,7 +19,9 @@ export function splitDeployment(
   redis: Redis | undefined,
   owner: string,
   log: FastifyBaseLogger,
-): { dispatch?: CallDispatch; presence?: WorkerPresence } | undefined {
+):
+  | { dispatch?: CallDispatch; addressPlaces?: AddressPlaces; presence?: WorkerPresence }
+  | undefined {
   if (config.role === 'all') return undefined;
   // loadConfig refuses a split role without these.
   if (redis === undefined) throw new Error('ROLE=api and ROLE=voice need REDIS_URL');
@@ -26,8 +29,12 @@ export function splitDeployment(
     prefix: config.redisKeyPrefix,
     aliveMs: WORKER_ALIVE_MS,
   });
-  if (config.role === 'api')
-    return { dispatch: new CallDispatch(registry, redis, config.redisKeyPrefix) };
+  if (config.role === 'api') {
+    return {
+      dispatch: new CallDispatch(registry, redis, config.redisKeyPrefix),
+      addressPlaces: new AddressPlaces(redis, config.redisKeyPrefix, config.maxLiveCallsPerAddress),
+    };
+  }
   if (config.workerUrl === undefined) throw new Error('ROLE=voice needs WORKER_URL');
   const worker = { id: owner, url: config.workerUrl, capacity: config.maxLiveCalls };
   return { presence: new WorkerPresence(registry, worker, { beatMs: WORKER_BEAT_MS, log }) };

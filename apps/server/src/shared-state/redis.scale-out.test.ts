@@ -145,4 +145,44 @@ describe('what server replicas share through Redis', () => {
     );
     expect(failed?.message).not.toContain('hunter2');
   });
+
+  it('holds the per-address call cap across API processes while a call lasts, past its link’s hold, until it ends', async () => {
+    const env = { ROLE: 'api', TRUST_PROXY: 'true', MAX_LIVE_CALLS_PER_ADDRESS: '1' };
+    const one = await start({ env });
+    const two = await start({ dataDir: one.dataDir, env });
+    const workerPort = await freePort();
+    await start({
+      dataDir: one.dataDir,
+      port: workerPort,
+      env: { ROLE: 'voice', WORKER_URL: `http://127.0.0.1:${workerPort}` },
+    });
+    const [assistant] = await one.client().assistant.list();
+    const visitor = '198.51.100.50';
+    const startWith = (server: TestServer, from: string) =>
+      server.post(
+        '/platform/call/web',
+        { assistantId: assistant!.id, assistantOverrides: { variableValues: { name: 'Sam' } } },
+        { authorization: `Bearer ${one.publicKey}`, 'x-forwarded-for': from },
+      );
+
+    const first = await startWith(one, visitor);
+    expect(first.status).toBe(201);
+    const { id, webCallUrl } = first.json as { id: string; webCallUrl: string };
+    const caller = await CallClient.connect(webCallUrl);
+    caller.startMicrophone();
+    await caller.heard('Hello Sam,');
+    // Longer than a new call's place is held for its caller (15 s): now only the live call counts.
+    await new Promise((resolve) => setTimeout(resolve, 16_000));
+    const second = await startWith(two, visitor);
+    expect(second.status).toBe(429);
+    expect(second.json).toMatchObject({
+      message:
+        'Your network already has a call open, the most allowed at once. End it, or try again in a minute.',
+    });
+    expect((await startWith(two, '198.51.100.51')).status).toBe(201);
+
+    await caller.close();
+    await endedRecord(one, id);
+    await expect.poll(async () => (await startWith(two, visitor)).status).toBe(201);
+  });
 });

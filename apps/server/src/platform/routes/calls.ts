@@ -175,12 +175,15 @@ export const callRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps)
         principal.kind === 'public' && !deps.rateLimitExemptIps.includes(request.ip)
           ? request.ip
           : null;
-      const refusal = deps.admission.admit(id, address, PLACE_HOLD_MS);
+      // Split across API processes, the per-address count lives in Redis.
+      const shared = deps.addressPlaces !== undefined && address !== null;
+      const refusal = deps.admission.admit(id, shared ? null : address, PLACE_HOLD_MS);
       if (refusal !== null) {
         request.log.warn({ refusal }, 'web call refused: no free place');
         reply.header('retry-after', '60');
         throw new HttpProblem(429, admissionMessage(refusal));
       }
+      if (shared) await takeAddressPlace(deps, id, address, request, reply);
       const worker = await dispatchToWorker(deps, id, request, reply);
       try {
         const at = now();
@@ -199,6 +202,7 @@ export const callRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps)
       } catch (error) {
         deps.admission.release(id);
         if (worker !== null) await deps.dispatch?.release(id, worker).catch(() => undefined);
+        if (shared) await deps.addressPlaces?.release(id).catch(() => undefined);
         throw error;
       }
     },
@@ -242,6 +246,37 @@ export const callRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps)
     );
   });
 };
+
+/**
+ * ROLE=api: the call's place against its address's cap, counted in Redis so that it holds
+ * across API processes. Refuses with 429 at the cap and 503 when Redis does not answer;
+ * the place held here is given back either way.
+ */
+async function takeAddressPlace(
+  deps: PlatformDeps,
+  id: string,
+  address: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  let taken: boolean;
+  try {
+    taken = await deps.addressPlaces!.take(id, address, PLACE_HOLD_MS);
+  } catch (error) {
+    deps.admission.release(id);
+    request.log.error(
+      { err: error },
+      'web call refused: the address count (Redis) does not answer',
+    );
+    throw new HttpProblem(503, SHARED_STORE_MESSAGE);
+  }
+  if (taken) return;
+  deps.admission.release(id);
+  const limit = deps.admission.limits.maxPerAddress;
+  request.log.warn({ limit }, 'web call refused: the address has its most calls open');
+  reply.header('retry-after', '60');
+  throw new HttpProblem(429, admissionMessage({ problem: 'address', limit }));
+}
 
 /**
  * ROLE=api: a place for the call on the least-loaded voice worker (null in a single
