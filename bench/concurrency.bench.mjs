@@ -5,9 +5,15 @@
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { table } from './lib/markdown.mjs';
-import { callerScripts, ramp, runCallerStep, scriptLines, turnsOf } from './lib/caller-steps.mjs';
+import {
+  callerScripts,
+  ramp,
+  runCallerStep,
+  scriptLines,
+  stepVerdict,
+} from './lib/caller-steps.mjs';
 import { voice } from './lib/speech.mjs';
-import { ratio, summarise } from './lib/stats.mjs';
+import { ratio } from './lib/stats.mjs';
 import { BOOTH_OVERRIDES, startTalkServer } from './lib/talk-server.mjs';
 
 const { DEFAULT_IDLE_TRIM_MS } = voice;
@@ -144,24 +150,12 @@ function rssMb() {
 }
 
 function summariseStep(calls, callers, server, startRssMb, loadAverage) {
-  const turns = turnsOf(callers);
-  const failures = turns.filter((turn) => turn.outcome === 'failed');
-  const latency = summarise(turns.map((turn) => turn.voiceToVoiceMs));
-  const passed = failures.length === 0 && latency.p95 !== null && latency.p95 <= P95_LIMIT_MS;
+  const { turns, failures, summary } = stepVerdict(callers, P95_LIMIT_MS);
   // A share of one core per call: CPU time over wall time, divided among the calls.
   const perCallCore = (cpuMs, wallMs) => round((100 * cpuMs) / wallMs / calls);
   return {
     calls,
-    turns: turns.length,
-    voiceToVoiceMs: latency,
-    failed: failures.length,
-    mismatched: turns.filter((turn) => turn.outcome === 'mismatch').length,
-    passed,
-    stoppedBy: passed
-      ? null
-      : failures.length > 0
-        ? `${failures.length} failed turn(s)`
-        : `p95 ${latency.p95} ms > ${P95_LIMIT_MS} ms`,
+    ...summary,
     serverCpuPerCallPct: perCallCore(server.cpuMs, server.wallMs),
     callersCpuPerCallPct: perCallCore(callers.cpuMs, callers.wallMs),
     serverRssGrowthMb: round(server.peakRssMb - startRssMb),

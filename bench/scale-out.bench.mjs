@@ -5,7 +5,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { callerScripts, ramp, runCallerStep, scriptLines, turnsOf } from './lib/caller-steps.mjs';
+import {
+  callerScripts,
+  ramp,
+  runCallerStep,
+  scriptLines,
+  stepVerdict,
+  turnsOf,
+} from './lib/caller-steps.mjs';
 import { table } from './lib/markdown.mjs';
 import { freePort, meterProcesses, startServerProcess } from './lib/server-processes.mjs';
 import { openSharedServices, serviceCeilings } from './lib/shared-services.mjs';
@@ -194,15 +201,13 @@ async function measureStep(deployment, job, services, idle) {
       loadAverage,
     };
   }
-  const turns = turnsOf(outcome);
-  const failures = turns.filter((turn) => turn.outcome === 'failed');
-  const latency = summarise(turns.map((turn) => turn.voiceToVoiceMs));
-  const passed = failures.length === 0 && latency.p95 !== null && latency.p95 <= P95_LIMIT_MS;
+  const { failures, summary } = stepVerdict(outcome, P95_LIMIT_MS);
   const { wallSeconds, byPid } = measured.processes;
   const share = (pids) =>
     round(
       (100 * pids.reduce((sum, pid) => sum + byPid.get(pid).cpuSeconds, 0)) / wallSeconds / calls,
     );
+  const peak = (pids) => round(pids.reduce((sum, pid) => sum + byPid.get(pid).peakRssMb, 0));
   const growth = (pids) =>
     round(pids.reduce((sum, pid) => sum + byPid.get(pid).peakRssMb - byPid.get(pid).startRssMb, 0));
   const byRole = (role) => deployment.filter((s) => s.role === role).map((s) => s.child.pid);
@@ -212,21 +217,16 @@ async function measureStep(deployment, job, services, idle) {
     round(Math.max(0, total - (idlePerMinute * wallSeconds) / 60) / callMinutes);
   return {
     calls,
-    turns: turns.length,
-    voiceToVoiceMs: latency,
-    failed: failures.length,
-    mismatched: turns.filter((turn) => turn.outcome === 'mismatch').length,
-    passed,
-    stoppedBy: passed
-      ? null
-      : failures.length > 0
-        ? `${failures.length} failed turn(s)`
-        : `p95 ${latency.p95} ms > ${P95_LIMIT_MS} ms`,
+    ...summary,
     cpuPerCallPct: {
       all: byRole('all').length > 0 ? share(byRole('all')) : null,
       api: byRole('api').length > 0 ? share(byRole('api')) : null,
       voice: byRole('voice').length > 0 ? share(byRole('voice')) : null,
     },
+    // Peak RSS of the processes that run calls, absolute: a step starts with the decoders
+    // the previous one left (they idle 30 s before the pool shrinks), so growth within a
+    // step undercounts. The slope of this over the steps is the memory a call needs.
+    callProcessesPeakRssMb: peak([...byRole('all'), ...byRole('voice')]),
     rssGrowthMb: {
       callProcesses: growth([...byRole('all'), ...byRole('voice')]),
       api: byRole('api').length > 0 ? growth(byRole('api')) : null,
@@ -383,14 +383,20 @@ function report({ single, split, hop, ceilings }) {
  * what 1 000 and 10 000 calls need, and where PostgreSQL and Redis as measured here run out.
  */
 function capacityModel({ idle, steps: split }, ceilings) {
+  const cores = os.cpus().length;
   const basis = split.filter((step) => step.passed).at(-1) ?? split[0];
   if (basis === undefined || basis.error)
     return { figures: null, markdown: 'No capacity model: the split deployment measured no step.' };
   const memoryPerCall = slope(
-    split.filter((s) => !s.error).map((s) => [s.calls, s.rssGrowthMb.callProcesses]),
+    split.filter((s) => !s.error).map((s) => [s.calls, s.callProcessesPeakRssMb]),
   );
   const perCall = {
+    // What the calls themselves used, on average over a step: the optimistic figure.
     voiceCores: basis.cpuPerCallPct.voice / 100,
+    // What the whole machine carried: the calls held p95 ≤ 800 ms up to this many per core,
+    // with their bursts (a turn's recognition and synthesis come at once), the API process,
+    // PostgreSQL, Redis and the callers all on the same cores: the figure to plan with.
+    coresBySustained: basis.passed ? cores / basis.calls : null,
     apiCores: basis.cpuPerCallPct.api / 100,
     workerMemoryMb: memoryPerCall,
     databaseWritesPerMinute: basis.databaseWritesPerCallMinute,
@@ -399,7 +405,9 @@ function capacityModel({ idle, steps: split }, ceilings) {
   };
   const at = (calls) => ({
     calls,
-    voiceCores: Math.ceil((calls * perCall.voiceCores) / TARGET_UTILISATION),
+    voiceCores:
+      perCall.coresBySustained === null ? null : Math.ceil(calls * perCall.coresBySustained),
+    voiceCoresAverage: Math.ceil((calls * perCall.voiceCores) / TARGET_UTILISATION),
     apiCores: Math.ceil((calls * perCall.apiCores) / TARGET_UTILISATION),
     workerMemoryGb:
       perCall.workerMemoryMb === null ? null : round((calls * perCall.workerMemoryMb) / 1024),
@@ -416,7 +424,8 @@ function capacityModel({ idle, steps: split }, ceilings) {
   const rows = targets.map((t) => [
     t.calls.toLocaleString('en'),
     t.voiceCores,
-    Math.ceil(t.voiceCores / 16),
+    t.voiceCores === null ? null : Math.ceil(t.voiceCores / 16),
+    t.voiceCoresAverage,
     t.apiCores,
     t.workerMemoryGb,
     t.databaseWritesPerSecond,
@@ -424,13 +433,14 @@ function capacityModel({ idle, steps: split }, ceilings) {
     t.redisCommandsPerSecond,
   ]);
   const markdown = [
-    `Capacity model, from the split deployment at ${basis.calls} calls: per call ${round(perCall.voiceCores, 3)} voice-worker cores, ${round(perCall.apiCores, 3)} API cores, ${perCall.workerMemoryMb ?? '–'} MB of worker memory, ${perCall.databaseWritesPerMinute} database write transactions (${perCall.walKbPerMinute} KB of WAL) and ${perCall.redisCommandsPerMinute} Redis commands a minute. Cores are planned at ${TARGET_UTILISATION * 100} % busy.`,
+    `Capacity model, from the split deployment at ${basis.calls} calls (its largest passing step): ${cores} cores carried ${basis.calls} calls with everything else on them, ${perCall.coresBySustained === null ? '–' : round(perCall.coresBySustained, 3)} cores a call, the figure to plan with. On average over the step a call used ${round(perCall.voiceCores, 3)} voice-worker cores and ${round(perCall.apiCores, 3)} API cores: the gap is the headroom a turn's burst of recognition and synthesis needs. Per call also ${perCall.workerMemoryMb ?? '–'} MB of worker memory, ${perCall.databaseWritesPerMinute} database write transactions (${perCall.walKbPerMinute} KB of WAL) and ${perCall.redisCommandsPerMinute} Redis commands a minute. The average-CPU column plans cores at ${TARGET_UTILISATION * 100} % busy.`,
     '',
     table(
       [
         'Concurrent calls',
-        'Voice-worker cores',
-        '16-core worker machines',
+        'Cores for the calls (as measured here)',
+        '16-core machines',
+        'Voice-worker cores (average CPU, 70 % busy)',
         'API cores',
         'Worker memory (GB)',
         'DB writes/s',
@@ -442,7 +452,7 @@ function capacityModel({ idle, steps: split }, ceilings) {
     '',
     `Besides the calls, the idle split deployment (one API process, two workers: heartbeats, lease renewals, sweeps) made ${idle.databaseWritesPerMinute} database write transactions and sent ${idle.redisCommandsPerMinute} Redis commands a minute; that grows with processes, not calls, and is left out above.`,
     '',
-    `Measured here (a shared 2-core machine, so a floor for a dedicated server): PostgreSQL took ${ceilings.postgresWritesPerSecond} call-record updates a second (lock, update, commit; 16 clients), Redis ${ceilings.redisCommandsPerSecond} commands a second (16 clients). At the per-call rates above PostgreSQL as measured here runs out at about **${saturates.postgres.toLocaleString('en')}** concurrent calls and Redis at about **${saturates.redis.toLocaleString('en')}**, so **${first}** saturates first among the shared parts; the voice workers and API processes scale out by adding machines. The voice workers are by far the largest cost: their cores are what 1 000 and 10 000 calls buy.`,
+    `Measured here (a shared 2-core machine, so a floor for a dedicated server): PostgreSQL took ${ceilings.postgresWritesPerSecond} call-record updates a second (lock, update, commit; 16 clients), Redis ${ceilings.redisCommandsPerSecond} commands a second (16 clients). At the per-call rates above PostgreSQL as measured here runs out at about **${saturates.postgres.toLocaleString('en')}** concurrent calls and Redis at about **${saturates.redis.toLocaleString('en')}**, so **${first}** saturates first among the shared parts; the voice workers and API processes scale out by adding machines. The calls' cores are by far the largest cost: they are what 1 000 and 10 000 calls buy.`,
   ].join('\n');
   return {
     figures: {

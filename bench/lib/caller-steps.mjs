@@ -4,6 +4,7 @@
 import { fork } from 'node:child_process';
 import { fromRoot } from './paths.mjs';
 import { demo, devLines, VOICES, voice } from './speech.mjs';
+import { summarise } from './stats.mjs';
 
 /** 1, 2, 4, 6, 8, … up to `max`. */
 export function ramp(max) {
@@ -81,4 +82,32 @@ export function turnsOf(callers) {
   return callers.calls.flatMap((call) =>
     call.turns.map((turn) => ({ ...turn, voice: call.voice })),
   );
+}
+
+/**
+ * How a step's turns went: voice-to-voice latency, failed turns (no answer at all) and
+ * wrong replies, and whether the step passed (no failed turn, p95 within `p95LimitMs`).
+ */
+export function stepVerdict(callers, p95LimitMs) {
+  const turns = turnsOf(callers);
+  const failures = turns.filter((turn) => turn.outcome === 'failed');
+  const latency = summarise(turns.map((turn) => turn.voiceToVoiceMs));
+  const passed = failures.length === 0 && latency.p95 !== null && latency.p95 <= p95LimitMs;
+  return {
+    turns,
+    failures,
+    passed,
+    summary: {
+      turns: turns.length,
+      voiceToVoiceMs: latency,
+      failed: failures.length,
+      mismatched: turns.filter((turn) => turn.outcome === 'mismatch').length,
+      passed,
+      stoppedBy: passed
+        ? null
+        : failures.length > 0
+          ? `${failures.length} failed turn(s)`
+          : `p95 ${latency.p95} ms > ${p95LimitMs} ms`,
+    },
+  };
 }
