@@ -114,7 +114,7 @@ function benchmarksMarkdown(records) {
     `- Machine: ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}`,
     '- Each section gives the date, commit and load average of its own run.',
     '',
-    'Repeat: `npm run bench` (everything, about 70 minutes) or `npm run bench -- --only latency,api-throughput`',
+    'Repeat: `npm run bench` (everything, about 90 minutes) or `npm run bench -- --only latency,api-throughput`',
     '(refreshes those sections);',
     '`npm run bench -- --quick` runs a small version of everything in about five minutes (CI runs it).',
     '',

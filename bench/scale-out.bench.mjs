@@ -28,8 +28,9 @@ export const about =
   "workers, the browser sockets relayed by the API process. CPU is each process's own " +
   '(from /proc), as a share of one core per call over the whole step. Then the relay hop: ' +
   'one API and one worker, the same calls connected through the API (relayed) and straight ' +
-  'to the worker (direct), alternately. Database rows written and Redis commands are read ' +
-  "from PostgreSQL's and Redis's own counters. The capacity model multiplies the split " +
+  'to the worker (direct), alternately. Database write transactions (transaction ids ' +
+  "taken), WAL bytes and Redis commands are read from PostgreSQL's and Redis's own " +
+  "counters, less the idle deployment's own rate. The capacity model multiplies the split " +
   "deployment's per-call figures out to 1 000 and 10 000 calls, against what PostgreSQL and " +
   'Redis on this machine take (measured in the same run).';
 
