@@ -107,6 +107,13 @@ const rows: Row[] = [
     body: { assistantId: 'as-1', metadata: { visit: 7 } },
   },
   {
+    name: 'call.control',
+    call: (c, o) => c.call.control('call-1', { type: 'say', content: 'One moment, please.' }, o),
+    method: 'POST',
+    path: '/call/call-1/control',
+    body: { type: 'say', content: 'One moment, please.' },
+  },
+  {
     name: 'credential.create',
     call: (c, o) => c.credential.create(credential, o),
     method: 'POST',
@@ -251,7 +258,7 @@ describe('every client method', () => {
         .map((name) => `${namespace}.${name}`),
     );
     expect(rows.map((row) => row.name).sort()).toEqual(methods.sort());
-    expect(methods).toHaveLength(27);
+    expect(methods).toHaveLength(28);
   });
 
   it.each(rows)('$name sends $method $path', async (row) => {
