@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import websocket from '@fastify/websocket';
 import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
-import type { AssistantDto, CallControl } from '@talkbooth/protocol';
 import { embeddedEngines, type EngineRegistry } from '@talkbooth/voice';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -18,7 +17,7 @@ import { registerMetricsRoute } from './observability/metrics-route.js';
 import { registerCallRelay } from './scale-out/call-relay.js';
 import { splitDeployment, workersReadiness } from './scale-out/split-deployment.js';
 import { connectRedis } from './shared-state/redis-connection.js';
-import { ProcessEvents } from './shared-state/process-events.js';
+import { processMessaging } from './shared-state/process-messaging.js';
 import { redisRateLimitStore } from './shared-state/rate-limit-store.js';
 import { seedDemo, type DemoSeedReport } from './db/seed/seed-demo.js';
 import { limitBodyDepth } from './http/body-depth.js';
@@ -44,7 +43,7 @@ import { ApiKeyService, type CreatedKey } from './platform/api-key-service.js';
 import { registerOpenApi, PLATFORM_PREFIX } from './platform/openapi.js';
 import { JOIN_TOKEN_TTL_MS } from './platform/deps.js';
 import { platformApi } from './platform/plugin.js';
-import { AssistantRepository, type StoredAssistant } from './db/repositories/assistants.js';
+import { AssistantRepository } from './db/repositories/assistants.js';
 import { CallRepository } from './db/repositories/calls.js';
 import { CredentialRepository } from './db/repositories/credentials.js';
 import { PhoneNumberRepository } from './db/repositories/phone-numbers.js';
@@ -175,51 +174,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       ...options.voice,
     });
     // Between the processes of a deployment: live-call controls and saved assistants.
-    const events =
-      shared === undefined
-        ? undefined
-        : new ProcessEvents(shared, `${config.redisKeyPrefix}events`, logger);
-    const prepareLocally = (assistant: AssistantDto) => {
-      engines.prepare(assistant).catch((error: unknown) => {
-        logger.warn({ err: error }, 'could not prepare the language model of a saved assistant');
-      });
-    };
-    // Where calls run, a saved assistant's language model is built before its first call.
-    const prepareAssistant =
-      events !== undefined
-        ? (stored: StoredAssistant) => {
-            events
-              .publish({ type: 'assistant-saved', orgId: stored.orgId, assistantId: stored.id })
-              .catch((error: unknown) => {
-                logger.warn(
-                  { err: error },
-                  'could not tell the voice workers of a saved assistant',
-                );
-              });
-          }
-        : role === 'all'
-          ? (stored: StoredAssistant) => prepareLocally(stored.body)
-          : undefined;
-    const controlCall = async (callId: string, control: CallControl) => {
-      if (events === undefined) return live.control(callId, control) ? 'sent' : 'not-running';
-      await events.publish({ type: 'call-control', callId, control });
-      return 'sent' as const;
-    };
-    if (events !== undefined && role !== 'api') {
-      await events.listen((event) => {
-        if (event.type === 'call-control') {
-          live.control(event.callId, event.control);
-          return;
-        }
-        assistants.get(event.orgId, event.assistantId).then(
-          (stored) => stored !== undefined && prepareLocally(stored.body),
-          (error: unknown) => logger.warn({ err: error }, 'could not read a saved assistant'),
-        );
-      });
-    }
-    app.addHook('onClose', async () => {
-      await events?.close();
+    const messaging = await processMessaging({
+      config,
+      redis: shared,
+      assistants,
+      engines,
+      live,
+      log: logger,
     });
+    app.addHook('onClose', () => messaging.close());
     // A voice worker serves calls only (and its health and metrics); the rest is the API's.
     if (role !== 'voice') {
       await app.register(appApiRoutes, {
@@ -233,8 +196,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       });
       await app.register(platformApi, {
         prefix: PLATFORM_PREFIX,
-        ...(prepareAssistant === undefined ? {} : { prepareAssistant }),
-        controlCall,
+        ...(messaging.prepareAssistant === undefined
+          ? {}
+          : { prepareAssistant: messaging.prepareAssistant }),
+        controlCall: messaging.controlCall,
         db,
         keys,
         codeKey,
