@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import websocket from '@fastify/websocket';
+import cookie from '@fastify/cookie';
+import csrfProtection from '@fastify/csrf-protection';
 import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import { embeddedEngines, type EngineRegistry } from '@talkbooth/voice';
@@ -40,6 +42,11 @@ import { accessCodeKey } from './security/access-codes.js';
 import { loadMasterKey } from './security/master-key.js';
 import { SecretBox } from './security/secret-box.js';
 import { ApiKeyService, type CreatedKey } from './platform/api-key-service.js';
+import { AccountAuth } from './console/account-auth.js';
+import type { SignInLimit } from './console/deps.js';
+import { consoleApi } from './console/plugin.js';
+import { DatabaseSessionStore } from './console/sessions/session-store.js';
+import { RedisSessionStore } from './console/sessions/redis-session-store.js';
 import { registerOpenApi, PLATFORM_PREFIX } from './platform/openapi.js';
 import { JOIN_TOKEN_TTL_MS } from './platform/deps.js';
 import { platformApi } from './platform/plugin.js';
@@ -57,6 +64,8 @@ export interface AppOptions {
   guessLimit?: GuessLimit;
   /** The clock, for tests that need to move time. */
   now?: () => Date;
+  /** Console sign-in attempts allowed per address and e-mail (default 10 per 10 minutes). */
+  signInLimit?: SignInLimit;
   /** Voice engine settings (tests shorten the decoder pool's idle time). */
   voice?: { idleTrimMs?: number };
 }
@@ -82,6 +91,7 @@ export interface TalkboothApp {
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 export const DEFAULT_GUESS_LIMIT: GuessLimit = { max: 10, timeWindowMs: 15 * 60 * 1000 };
+export const DEFAULT_SIGN_IN_LIMIT: SignInLimit = { max: 10, timeWindowMs: 10 * 60 * 1000 };
 
 /**
  * The composition root: builds the whole server from its configuration. Opens and
@@ -185,6 +195,30 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     app.addHook('onClose', () => messaging.close());
     // A voice worker serves calls only (and its health and metrics); the rest is the API's.
     if (role !== 'voice') {
+      // Console sessions: in Redis when the deployment shares one, else in the database.
+      const accounts = new AccountAuth(
+        db,
+        shared === undefined
+          ? new DatabaseSessionStore(db)
+          : new RedisSessionStore(shared, config.redisKeyPrefix),
+        now,
+      );
+      await app.register(cookie);
+      await app.register(csrfProtection, {
+        sessionPlugin: '@fastify/cookie',
+        cookieOpts: { path: '/', httpOnly: true, sameSite: 'strict', secure: 'auto' },
+        getToken: (request) => request.headers['x-csrf-token'] as string | undefined,
+      });
+      app.decorateRequest('account', null);
+      await app.register(consoleApi, {
+        prefix: '/console/api',
+        db,
+        auth: accounts,
+        keys,
+        now,
+        signInLimit: options.signInLimit ?? DEFAULT_SIGN_IN_LIMIT,
+        publicUrl: config.publicUrl,
+      });
       await app.register(appApiRoutes, {
         prefix: '/api',
         db,
@@ -196,6 +230,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       });
       await app.register(platformApi, {
         prefix: PLATFORM_PREFIX,
+        accounts,
         ...(messaging.prepareAssistant === undefined
           ? {}
           : { prepareAssistant: messaging.prepareAssistant }),

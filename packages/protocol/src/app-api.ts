@@ -67,6 +67,11 @@ export const registerRequestSchema = z.object(
       .max(LIMITS.passwordMaxLength, {
         error: `Use a password of at most ${LIMITS.passwordMaxLength} characters.`,
       }),
+    /** The token of an invite link: the account joins that organisation in the invited role. */
+    invite: z
+      .string({ error: 'Send the invite as a string field "invite".' })
+      .max(200, { error: 'This invite link is not valid.' })
+      .optional(),
   },
   { error: NOT_AN_OBJECT },
 );
@@ -78,6 +83,9 @@ export const registeredUserSchema = z.object({
   username: z.string(),
   email: z.string(),
   createdAt: z.string(),
+  /** The organisation the account works in, and its role there. */
+  organisation: z.object({ id: z.string(), name: z.string() }),
+  role: z.enum(['owner', 'admin', 'viewer']),
 });
 export type RegisteredUser = z.infer<typeof registeredUserSchema>;
 

@@ -1,48 +1,14 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure } from '../test-support/platform-failure.js';
-import { testDatabaseFor, type TestDatabase } from '../test-support/test-database.js';
+import { runCli, type CliResult, type CliTarget } from '../test-support/cli-runner.js';
+import { testDatabaseFor } from '../test-support/test-database.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
-/** The built CLI, exactly what `npm run keys` runs. */
-const CLI = fileURLToPath(new URL('../../dist/cli/keys.js', import.meta.url));
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Where the CLI looks: a server's data folder, and its database when that is PostgreSQL. */
-interface KeysTarget {
-  dataDir: string;
-  db: Pick<TestDatabase, 'kind' | 'url'>;
-}
-
-/**
- * Runs the CLI on a data folder (and, on PostgreSQL, its DATABASE_URL), with nothing else
- * from this process's environment.
- */
-function keys(target: KeysTarget, ...args: string[]): Promise<CliResult> {
-  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npx tsc -b\` first`);
-  const database = target.db.kind === 'postgres' ? { DATABASE_URL: target.db.url } : {};
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH, DATA_DIR: target.dataDir, ...database },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** Runs `npm run keys` on a server's data folder (and its database on PostgreSQL). */
+const keys = (target: CliTarget, ...args: string[]) => runCli('keys', target, ...args);
 
 /** The key and its id from the output of `create`. */
 function createdKey(result: CliResult): { id: string; key: string } {

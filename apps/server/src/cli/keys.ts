@@ -1,11 +1,9 @@
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, normaliseOrigin } from '../config.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { isPostgresUrl, openDatabase } from '../db/open-database.js';
 import { ApiKeyService } from '../platform/api-key-service.js';
 import { loadMasterKey } from '../security/master-key.js';
 import { SecretBox } from '../security/secret-box.js';
+import { openServerDatabase, UsageError } from './server-database.js';
 
 const USAGE = `Manage the platform API keys (the server's database, from DATA_DIR / DATABASE_URL).
 
@@ -15,8 +13,6 @@ const USAGE = `Manage the platform API keys (the server's database, from DATA_DI
 
 A new key is printed once; only its hash is stored. --origins limits a public key to those
 web origins.`;
-
-class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -36,32 +32,8 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const config = loadConfig(process.env);
-  const notYet = (where: string) =>
-    new UsageError(
-      `There is no Talkbooth database ${where} yet. Start the server once (npm start), then manage keys.`,
-    );
-  const postgres = isPostgresUrl(config.databaseUrl);
-  const databaseFile = config.databaseUrl.slice('sqlite:'.length);
-  if (!postgres && databaseFile !== ':memory:' && !fs.existsSync(databaseFile)) {
-    throw notYet(`at ${databaseFile}`);
-  }
-  const db = openDatabase(config.databaseUrl);
+  const db = await openServerDatabase(config, 'manage keys');
   try {
-    if (postgres) {
-      // Never create the schema from here: an empty database means the server never ran.
-      const tables = await db.introspection.getTables();
-      if (!tables.some((table) => table.name === 'orgs')) {
-        // Host and database only: the URL's user and password stay out of the message.
-        const url = new URL(config.databaseUrl);
-        throw notYet(`in ${url.host}${url.pathname}`);
-      }
-    }
-    await migrateToLatest(db);
-    const org = await db.selectFrom('orgs').select('id').executeTakeFirst();
-    if (org === undefined)
-      throw new UsageError(
-        'The database is empty. Start the server once (npm start), then manage keys.',
-      );
     const keys = new ApiKeyService(
       db,
       new SecretBox(loadMasterKey(config.secretKey, config.dataDir)),

@@ -18,6 +18,10 @@ export interface Database {
   call_recordings: CallRecordingTable;
   credentials: CredentialTable;
   phone_numbers: PhoneNumberTable;
+  console_sessions: ConsoleSessionTable;
+  invites: InviteTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
 }
 
 /**
@@ -67,6 +71,9 @@ export interface UserTable {
   email: string;
   /** argon2id PHC string. */
   password_hash: string;
+  /** The organisation the account works in; null only for a row written before 0005. */
+  org_id: string | null;
+  role: AccountRole | null;
   created_at: string;
   updated_at: string;
 }
@@ -168,4 +175,66 @@ export interface PhoneNumberTable {
   secrets: SealedSecrets;
   created_at: string;
   updated_at: string;
+}
+
+/** What an account may do in its organisation: owner (everything), admin (all but the team and keys), viewer (read only). */
+export type AccountRole = 'owner' | 'admin' | 'viewer';
+
+export interface ConsoleSessionTable {
+  /** SHA-256 of the session cookie's token. */
+  token_hash: string;
+  user_id: string;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface InviteTable {
+  id: string;
+  org_id: string;
+  /** SHA-256 of the invite link's token. */
+  token_hash: string;
+  role: AccountRole;
+  created_by: string | null;
+  expires_at: string;
+  used_at: string | null;
+  used_by: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDeliveryTable {
+  id: string;
+  org_id: string;
+  call_id: string | null;
+  url: string;
+  /** The server message's `type` (`status-update`, `end-of-call-report`, `transcript`…). */
+  message_type: string;
+  /** The JSON body to POST. */
+  payload: string;
+  /** The `x-vapi-secret` to send, sealed; null for none. */
+  sealed_secret: string | null;
+  status: WebhookDeliveryStatus;
+  attempts: Generated<number>;
+  /** When to try next (pending only). */
+  next_attempt_at: string | null;
+  /** A process sending it holds it until then. */
+  claimed_until: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  /** The listener's HTTP status; null when no answer came (refused, timed out…). */
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  at: string;
 }

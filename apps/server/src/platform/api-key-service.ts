@@ -54,7 +54,7 @@ export class ApiKeyService {
     const created: CreatedKey[] = [];
     for (const kind of KINDS) {
       if (this.envKey(kind) !== undefined) continue;
-      if ((await this.keys.countActive(kind)) > 0) continue;
+      if ((await this.keys.countActive(await defaultOrgId(this.db), kind)) > 0) continue;
       created.push(await this.create(kind, { name: `${kind} key created at first start` }, now));
     }
     return created;
@@ -62,7 +62,7 @@ export class ApiKeyService {
 
   async create(
     kind: ApiKeyKind,
-    options: { name: string; allowedOrigins?: string[] },
+    options: { name: string; allowedOrigins?: string[]; orgId?: string },
     now: Date,
   ): Promise<CreatedKey> {
     const key = generateApiKey(kind);
@@ -70,7 +70,7 @@ export class ApiKeyService {
     const record = await this.keys.insert(
       {
         id,
-        orgId: await defaultOrgId(this.db),
+        orgId: options.orgId ?? (await defaultOrgId(this.db)),
         kind,
         name: options.name,
         keyHash: hashToken(key),
@@ -118,22 +118,23 @@ export class ApiKeyService {
   /** The origins the web app's public key accepts (empty: any), for the start banner. */
   async webPublicKeyOrigins(): Promise<string[]> {
     if (this.config.platformPublicKey !== undefined) return this.config.platformAllowedOrigins;
-    const newest = await this.keys.newestActivePublic();
+    const newest = await this.keys.newestActivePublic(await defaultOrgId(this.db));
     return this.originsOf(newest?.allowedOrigins ?? []);
   }
 
-  /** The public key the web app starts calls with, or null when there is none. */
+  /** The public key the web app starts calls with (the first organisation's, whose demo it serves), or null. */
   async webPublicKey(): Promise<string | null> {
     if (this.config.platformPublicKey !== undefined) return this.config.platformPublicKey;
-    const newest = await this.keys.newestActivePublic();
+    const newest = await this.keys.newestActivePublic(await defaultOrgId(this.db));
     return newest === undefined ? null : this.box.open(newest.sealedKey, SEAL_CONTEXT(newest.id));
   }
 
-  list(): Promise<ApiKeyRecord[]> {
-    return this.keys.list();
+  /** An organisation's keys (by default the first organisation's: the CLI's). */
+  async list(orgId?: string): Promise<ApiKeyRecord[]> {
+    return this.keys.list(orgId ?? (await defaultOrgId(this.db)));
   }
 
-  revoke(id: string, now: Date): Promise<ApiKeyRecord | undefined> {
-    return this.keys.revoke(id, now);
+  async revoke(id: string, now: Date, orgId?: string): Promise<ApiKeyRecord | undefined> {
+    return this.keys.revoke(orgId ?? (await defaultOrgId(this.db)), id, now);
   }
 }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { changesState, type AccountAuth } from '../console/account-auth.js';
 import { sendError } from '../http/error-replies.js';
 import type { ApiKeyService, Principal } from './api-key-service.js';
 
@@ -24,13 +25,36 @@ export function principalOf(request: FastifyRequest): Principal {
 /**
  * The bearer-token check of every platform route: 401 without a valid key, 403 for a
  * public key outside web-call creation or from an origin it is not allowed on.
+ *
+ * Without an Authorization header, a console session is the credential too (the console
+ * manages assistants and access codes through this API): it acts for its organisation,
+ * and a viewer may only read. Its changes pass the CSRF check before this runs.
  */
-export function authenticate(keys: ApiKeyService) {
+export function authenticate(keys: ApiKeyService, accounts?: AccountAuth) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const config = request.routeOptions.config;
     if (config.anonymous === true) return;
 
     const header = request.headers.authorization;
+    if (header === undefined && accounts !== undefined) {
+      const account = await accounts.load(request);
+      if (account !== null) {
+        if (account.role === 'viewer' && changesState(request)) {
+          return sendError(
+            reply,
+            403,
+            'Your role (viewer) can only read. Ask an owner of your organisation for the admin role.',
+          );
+        }
+        request.principal = {
+          orgId: account.organisation.id,
+          kind: 'private',
+          keyId: `account:${account.id}`,
+          allowedOrigins: [],
+        };
+        return;
+      }
+    }
     const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
     if (token === undefined) {
       return sendError(

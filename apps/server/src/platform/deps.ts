@@ -1,3 +1,4 @@
+import type { AccountAuth } from '../console/account-auth.js';
 import type { CallControl } from '@talkbooth/protocol';
 import type { Kysely } from 'kysely';
 import type { CallAdmission } from '../calls/call-admission.js';
@@ -15,6 +16,8 @@ import type { ApiKeyService } from './api-key-service.js';
 export interface PlatformDeps {
   db: Kysely<Database>;
   keys: ApiKeyService;
+  /** Console sessions, which the platform API accepts in place of a key. */
+  accounts?: AccountAuth;
   assistants: AssistantRepository;
   calls: CallRepository;
   credentials: CredentialRepository;

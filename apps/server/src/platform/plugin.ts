@@ -1,5 +1,7 @@
 import cors from '@fastify/cors';
 import type { FastifyPluginAsync } from 'fastify';
+import { changesState, SESSION_COOKIE } from '../console/account-auth.js';
+import { csrfCheck } from '../console/plugin.js';
 import { authenticate } from './auth.js';
 import type { PlatformDeps } from './deps.js';
 import { accessCodeRoutes } from './routes/access-codes.js';
@@ -41,7 +43,20 @@ export const platformApi: FastifyPluginAsync<PlatformDeps> = async (app, options
     maxAge: 600,
   });
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', authenticate(deps.keys));
+  if (options.accounts !== undefined) {
+    // A change made with the console's session (no key) must carry its CSRF token.
+    app.addHook(
+      'onRequest',
+      csrfCheck(
+        app,
+        (request) =>
+          changesState(request) &&
+          request.headers.authorization === undefined &&
+          request.cookies[SESSION_COOKIE] !== undefined,
+      ),
+    );
+  }
+  app.addHook('onRequest', authenticate(deps.keys, options.accounts));
 
   app.get('/openapi.json', { config: { anonymous: true } }, () => app.swagger());
   for (const routes of [

@@ -3,6 +3,7 @@ import { initial } from './0001-initial.js';
 import { platform } from './0002-platform.js';
 import { callLeases } from './0003-call-leases.js';
 import { callRecordings } from './0004-call-recordings.js';
+import { consoleAccounts } from './0005-console.js';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the built server
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002-platform': platform,
   '0003-call-leases': callLeases,
   '0004-call-recordings': callRecordings,
+  '0005-console': consoleAccounts,
 };

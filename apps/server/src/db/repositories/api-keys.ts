@@ -70,10 +70,11 @@ export class ApiKeyRepository {
     return row === undefined ? undefined : toRecord(row);
   }
 
-  async countActive(kind: ApiKeyKind): Promise<number> {
+  async countActive(orgId: string, kind: ApiKeyKind): Promise<number> {
     const row = await this.db
       .selectFrom('api_keys')
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('org_id', '=', orgId)
       .where('kind', '=', kind)
       .where('revoked_at', 'is', null)
       .executeTakeFirstOrThrow();
@@ -84,12 +85,13 @@ export class ApiKeyRepository {
    * The public key to hand the web app (sealed, with its id): the newest active one that
    * works from any origin, else the newest active one.
    */
-  async newestActivePublic(): Promise<
-    { id: string; sealedKey: string; allowedOrigins: string[] } | undefined
-  > {
+  async newestActivePublic(
+    orgId: string,
+  ): Promise<{ id: string; sealedKey: string; allowedOrigins: string[] } | undefined> {
     const row = await this.db
       .selectFrom('api_keys')
       .select(['id', 'sealed_key', 'allowed_origins'])
+      .where('org_id', '=', orgId)
       .where('kind', '=', 'public')
       .where('revoked_at', 'is', null)
       .where('sealed_key', 'is not', null)
@@ -105,26 +107,30 @@ export class ApiKeyRepository {
         };
   }
 
-  async list(): Promise<ApiKeyRecord[]> {
+  async list(orgId: string): Promise<ApiKeyRecord[]> {
     const rows = await this.db
       .selectFrom('api_keys')
       .selectAll()
+      .where('org_id', '=', orgId)
       .orderBy('created_at', 'desc')
       .execute();
     return rows.map(toRecord);
   }
 
-  async revoke(id: string, now: Date): Promise<ApiKeyRecord | undefined> {
+  /** Revokes one of the organisation's keys; undefined when it has no key with that id. */
+  async revoke(orgId: string, id: string, now: Date): Promise<ApiKeyRecord | undefined> {
     const at = now.toISOString();
     await this.db
       .updateTable('api_keys')
       .set({ revoked_at: at, updated_at: at })
+      .where('org_id', '=', orgId)
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
       .execute();
     const row = await this.db
       .selectFrom('api_keys')
       .selectAll()
+      .where('org_id', '=', orgId)
       .where('id', '=', id)
       .executeTakeFirst();
     return row === undefined ? undefined : toRecord(row);
