@@ -84,6 +84,9 @@ export class Dialog {
   /** Entry ids answered, in order, once each. */
   private readonly topics: string[] = [];
   private urgentValue = false;
+  /** What callers asked that the assistant could not answer (for the clinic to add). */
+  private readonly unanswered: string[] = [];
+  private couldNotAnswer = false;
   /** The entry offered in "Do you mean …?", or the two in "… A, or B?", waiting for a reply. */
   private pending: KnowledgeEntry[] | undefined;
   private lastSaid: string;
@@ -108,6 +111,7 @@ export class Dialog {
     const heard = lastAssistant ?? this.lastSaid;
     const pending = this.pending;
     this.pending = undefined;
+    this.couldNotAnswer = false;
     const turn = this.decide(
       stripFillers(normalize(utterance)),
       heard,
@@ -115,6 +119,7 @@ export class Dialog {
       options.doubtful === true,
     );
     this.lastSaid = turn.text;
+    if (this.couldNotAnswer) this.unanswered.push(utterance.trim());
     return turn;
   }
 
@@ -224,6 +229,7 @@ export class Dialog {
     const answer = yesNo(n);
     if (answer === 'yes') return say('Okay. What would you like to know?');
     if (answer === 'no') return say('Alright. Is there anything else I can help with?');
+    this.couldNotAnswer = true;
     return say(`I am sorry, I do not know the answer to that. ${this.capabilities()}`);
   }
 
@@ -359,7 +365,13 @@ export class Dialog {
     }
     return {
       summary,
-      structuredData: { brief, confirmed, topics: [...this.topics], urgent: this.urgentValue },
+      structuredData: {
+        brief,
+        confirmed,
+        topics: [...this.topics],
+        urgent: this.urgentValue,
+        unanswered: [...this.unanswered],
+      },
     };
   }
 }

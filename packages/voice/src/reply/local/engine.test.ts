@@ -164,10 +164,21 @@ describe('LocalReplyEngine (demo clinic)', () => {
         confirmed: true,
         topics: [],
         urgent: false,
+        unanswered: [],
       },
     });
     // After the brief, "yes" is not another brief.
     expect(await call.reply('yes')).toBe('Okay. What would you like to know?');
+  });
+
+  it('lists what the caller asked that it could not answer, as the caller said it', async () => {
+    const call = newCall();
+    const question = 'Who won the football match on Saturday?';
+    expect(await call.reply(question)).toMatch(/^I am sorry, I do not know the answer to that\./);
+    await call.reply('thank you');
+    expect(call.engine.conclude(call.history).structuredData).toMatchObject({
+      unanswered: [question],
+    });
   });
 
   it('starts the brief on yes to the greeting, and on yes after the booking answer', async () => {
@@ -264,6 +275,7 @@ describe('LocalReplyEngine (demo clinic)', () => {
         confirmed: false,
         topics: ['pharmacy', 'parking'],
         urgent: false,
+        unanswered: [],
       },
     });
     expect(call.engine.conclude([]).summary).toBe(
