@@ -15,7 +15,7 @@ export default defineConfig({
       'src/routes/**/*.test.ts',
       'src/db/**/*.test.ts',
       'src/cli/**/*.test.ts',
-      'src/console/**/*.test.ts',
+      'src/console/tests/{accounts,team,organisation-scoping}.test.ts',
       'src/health/**/*.test.ts',
       'src/http/errors.test.ts',
       'src/webhooks/webhook-delivery.test.ts',

@@ -147,3 +147,83 @@ export type CreateApiKeyRequest = z.input<typeof createApiKeyRequestSchema>;
 /** The new key: the only time it is shown. */
 export const createdApiKeySchema = z.object({ key: z.string(), record: apiKeySchema });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
+
+/** `GET /console/api/calls`: filters and paging of the call list. */
+export const callBrowseQuerySchema = z.object({
+  page: z.coerce.number().int().min(1, { error: 'page starts at 1' }).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100, { error: 'at most 100 per page' }).default(20),
+  assistantId: z.string().max(100).optional(),
+  status: z.enum(['queued', 'ringing', 'in-progress', 'forwarding', 'ended']).optional(),
+  /** Only calls flagged urgent. */
+  urgent: z.enum(['true', 'false']).optional(),
+  /** Created on or after this instant / before this instant (ISO 8601). */
+  from: z.iso.datetime({ error: 'from must be an ISO date-time' }).optional(),
+  to: z.iso.datetime({ error: 'to must be an ISO date-time' }).optional(),
+});
+export type CallBrowseQuery = z.input<typeof callBrowseQuerySchema>;
+/** The query as the server has it after validation (defaults filled in). */
+export type CallBrowseFilters = z.output<typeof callBrowseQuerySchema>;
+
+/** One row of the console's call list. */
+export const callSummarySchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  durationSeconds: z.number().nullable(),
+  assistantId: z.string().nullable(),
+  assistantName: z.string().nullable(),
+  status: z.string(),
+  endedReason: z.string().nullable(),
+  /** The visitor's latest rating (1–5), if any. */
+  rating: z.number().nullable(),
+  urgent: z.boolean(),
+  /** Whether a brief was started (some answers taken). */
+  hasBrief: z.boolean(),
+});
+export type CallSummary = z.infer<typeof callSummarySchema>;
+
+export const callPageSchema = z.object({
+  items: z.array(callSummarySchema),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+});
+export type CallPage = z.infer<typeof callPageSchema>;
+
+/** What visitors said after a call. */
+export const callFeedbackSchema = z.object({
+  rating: z.number().nullable(),
+  message: z.string(),
+  createdAt: z.string(),
+});
+export type CallFeedback = z.infer<typeof callFeedbackSchema>;
+
+/** `GET /console/api/usage`: a range of days (UTC), at most a year. */
+export const usageQuerySchema = z.object({
+  from: z.iso.datetime({ error: 'from must be an ISO date-time' }),
+  to: z.iso.datetime({ error: 'to must be an ISO date-time' }),
+});
+
+export const usageDaySchema = z.object({
+  /** YYYY-MM-DD (UTC). */
+  date: z.string(),
+  calls: z.number(),
+  minutes: z.number(),
+  /** Voice-to-voice latency over the day's turns (ms), null without turns. */
+  voiceToVoiceP50Ms: z.number().nullable(),
+  voiceToVoiceP95Ms: z.number().nullable(),
+  /** Caller questions, and how many got "I do not know". */
+  questions: z.number(),
+  unanswered: z.number(),
+});
+export type UsageDay = z.infer<typeof usageDaySchema>;
+
+export const usageSchema = z.object({
+  days: z.array(usageDaySchema),
+  /** What callers asked that the assistant could not answer, most recent first. */
+  unansweredQuestions: z.array(
+    z.object({ question: z.string(), callId: z.string(), at: z.string() }),
+  ),
+});
+export type Usage = z.infer<typeof usageSchema>;

@@ -7,6 +7,7 @@ import type {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { changesState } from './account-auth.js';
 import type { ConsoleDeps } from './deps.js';
+import { callRoutes } from './routes/call-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { teamRoutes } from './routes/team-routes.js';
@@ -43,5 +44,6 @@ export const consoleApi: FastifyPluginAsyncZod<ConsoleDeps> = async (app, option
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
-  for (const routes of [sessionRoutes, teamRoutes, keyRoutes]) await app.register(routes, deps);
+  for (const routes of [sessionRoutes, teamRoutes, keyRoutes, callRoutes])
+    await app.register(routes, deps);
 };

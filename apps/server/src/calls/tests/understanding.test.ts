@@ -91,5 +91,7 @@ describe('a dental practice created through the platform API, called over the so
     const data = (record as { analysis?: { structuredData?: Record<string, unknown> } }).analysis
       ?.structuredData;
     expect(data).toMatchObject({ urgent: true, topics: ['hours', 'emergency'] });
+    // The off-topic question is what the clinic's usage page lists as unanswered.
+    expect(data?.unanswered).toHaveLength(1);
   });
 });
