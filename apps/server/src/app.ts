@@ -54,6 +54,8 @@ import { AssistantRepository } from './db/repositories/assistants.js';
 import { CallRepository } from './db/repositories/calls.js';
 import { CredentialRepository } from './db/repositories/credentials.js';
 import { PhoneNumberRepository } from './db/repositories/phone-numbers.js';
+import { serverWebhooks } from './webhooks/server-webhooks.js';
+import type { WebhookSenderTimings } from './webhooks/webhook-sender.js';
 
 export interface AppOptions {
   /** The logger to use; by default one at the configured level writing JSON to stdout. */
@@ -68,6 +70,8 @@ export interface AppOptions {
   signInLimit?: SignInLimit;
   /** Voice engine settings (tests shorten the decoder pool's idle time). */
   voice?: { idleTrimMs?: number };
+  /** Server-message (webhook) timings: tests shorten the retries and the poll interval. */
+  webhooks?: WebhookSenderTimings;
 }
 
 export interface TalkboothApp {
@@ -118,7 +122,21 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       createdKeys: await new ApiKeyService(locked, box, config).provision(now()),
     }));
     const assistants = new AssistantRepository(db, box);
-    const calls = new CallRepository(db, box);
+    const outbound = createOutboundFetch({ allowPrivate: config.outboundAllowPrivate });
+    // Server messages (the assistant's serverUrl webhooks). Every call change that reports
+    // one (started, ended by whatever path, a new transcript line) queues it in
+    // webhook_deliveries inside the call's own write, through the call repository; a sender
+    // in every process (any role) claims and posts due rows through the outbound hardening.
+    // Started once the app is built, stopped at close before the database closes.
+    const webhooks = serverWebhooks({
+      db,
+      box,
+      fetch: outbound.fetch,
+      log: logger,
+      now,
+      timings: options.webhooks,
+    });
+    const calls = new CallRepository(db, box, webhooks.callChanges);
     const credentials = new CredentialRepository(db, box);
     const lifecycle = new ServerLifecycle();
     const role = config.role;
@@ -127,7 +145,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       maxCalls: role === 'api' ? Number.MAX_SAFE_INTEGER : config.maxLiveCalls,
       maxPerAddress: config.maxLiveCallsPerAddress,
     });
-    const outbound = createOutboundFetch({ allowPrivate: config.outboundAllowPrivate });
     const live = new LiveCalls();
     const metrics = new CallMetrics({
       liveCalls: () => live.size,
@@ -156,6 +173,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     app.setNotFoundHandler(handleNotFound);
     app.addHook('preValidation', limitBodyDepth);
     app.addHook('onClose', async () => {
+      await webhooks.stop();
       await leases.stop();
       await outbound.close();
       await db.destroy();
@@ -332,6 +350,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       config.webPlatformBaseUrl === undefined ? await keys.webPublicKeyOrigins() : null;
     // Ends the calls a crashed run left behind, then keeps leases and the sweep going.
     await leases.start();
+    webhooks.start();
     return { app, demo, createdKeys, migrations, drain, webKeyOrigins, engines };
   } catch (error) {
     await db.destroy();

@@ -73,13 +73,20 @@ export class CallRecordWriter {
       fields.transcript = transcriptOf(end.messages);
     }
     if (extra.detail !== null) fields.endedDetail = extra.detail;
-    this.write({ status: 'ended', endedAt, endedReason: end.reason }, fields);
+    const columns = { status: 'ended' as const, endedAt, endedReason: end.reason };
     const { recording } = extra;
-    if (recording === null) return;
+    if (recording === null) return this.write(columns, fields);
+    // The recording is stored first, so the ending (and the end-of-call report queued with
+    // it) can carry its link; a recording that cannot be stored does not hold the ending up.
     this.queue(async () => {
       const now = this.deps.now();
-      await this.deps.calls.saveRecording(this.callId, 'audio/wav', await recording.wav(), now);
-      await this.deps.calls.update(this.callId, {}, { recordingUrl: extra.recordingUrl }, now);
+      try {
+        await this.deps.calls.saveRecording(this.callId, 'audio/wav', await recording.wav(), now);
+        fields.recordingUrl = extra.recordingUrl;
+      } catch (error) {
+        this.deps.log.error({ err: error }, 'could not store the call recording');
+      }
+      await this.deps.calls.update(this.callId, columns, fields, now);
     });
   }
 

@@ -46,7 +46,7 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH:
     'The Content-Length header does not match the body that was sent.',
   FST_CSRF_MISSING_SECRET:
-    'This request needs the console\'s CSRF token: fetch GET /console/api/csrf, then send the token in the x-csrf-token header.',
+    "This request needs the console's CSRF token: fetch GET /console/api/csrf, then send the token in the x-csrf-token header.",
   FST_CSRF_INVALID_TOKEN:
     'The CSRF token is missing or does not match. Reload the console page and try again.',
 };

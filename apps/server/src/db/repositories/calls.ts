@@ -41,6 +41,28 @@ export interface AbandonedCall {
   reason: 'server-crashed' | 'worker-lost' | 'call-start-timeout';
 }
 
+/** A write that changed a call: what its server messages (webhooks/) are made from. */
+export interface CallChange {
+  /** The call as the write leaves it (secrets included: never answer it as it is). */
+  call: StoredCall;
+  /** Its status before the write (null for a call just created). */
+  previousStatus: string | null;
+  /** How many lines its `messages` held before the write. */
+  previousMessageCount: number;
+}
+
+/**
+ * Told of every write that starts, ends or adds to a call, inside the transaction that
+ * writes it, so what it queues is stored with the change or not at all (see
+ * webhooks/call-server-messages.ts).
+ */
+export interface CallChangeListener {
+  /** Runs in the write's transaction; true when it queued something. */
+  changed(trx: Kysely<Database>, change: CallChange): Promise<boolean>;
+  /** Runs once that transaction has committed, when `changed` answered true. */
+  committed(): void;
+}
+
 /** Statuses of a call that somebody is (or should be) serving. */
 const LIVE_STATUSES = ['ringing', 'in-progress', 'forwarding'];
 
@@ -73,6 +95,8 @@ export class CallRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly box: SecretBox,
+    /** Told of each status change and conversation growth (the server messages). */
+    private readonly listener?: CallChangeListener,
   ) {}
 
   async create(
@@ -98,8 +122,17 @@ export class CallRepository {
       created_at: at,
       updated_at: at,
     };
-    await this.db.insertInto('calls').values(row).execute();
-    return this.unpack(row);
+    // A call recorded as already over (a phone call refused) reports its end.
+    if (this.listener === undefined || columns.status !== 'ended') {
+      await this.db.insertInto('calls').values(row).execute();
+      return this.unpack(row);
+    }
+    return this.withChanges(async (trx, changed) => {
+      await trx.insertInto('calls').values(row).execute();
+      const call = this.unpack(row);
+      await changed?.({ call, previousStatus: null, previousMessageCount: 0 });
+      return call;
+    });
   }
 
   async list(
@@ -146,18 +179,16 @@ export class CallRepository {
     fields: Record<string, unknown>,
     now: Date,
   ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.withChanges(async (trx, changed) => {
       const row = await trx
         .selectFrom('calls')
-        .select(['data', 'status'])
+        .selectAll()
         .where('id', '=', id)
         .$call(lockingRead(trx))
         .executeTakeFirst();
       if (row === undefined) return;
-      const data = {
-        ...(JSON.parse(row.data) as Record<string, unknown>),
-        ...withoutKeys(fields, SERVER_OWNED_KEYS),
-      };
+      const before = JSON.parse(row.data) as Record<string, unknown>;
+      const data = { ...before, ...withoutKeys(fields, SERVER_OWNED_KEYS) };
       const set: Partial<CallTable> = { data: JSON.stringify(data), updated_at: now.toISOString() };
       if (row.status !== 'ended') {
         if (columns.status !== undefined) set.status = columns.status;
@@ -167,6 +198,11 @@ export class CallRepository {
       }
       if (columns.cost !== undefined) set.cost = columns.cost;
       await trx.updateTable('calls').set(set).where('id', '=', id).execute();
+      await changed?.({
+        call: this.unpack({ ...row, ...set }),
+        previousStatus: row.status,
+        previousMessageCount: Array.isArray(before.messages) ? before.messages.length : 0,
+      });
     });
   }
 
@@ -176,19 +212,35 @@ export class CallRepository {
    */
   async markStarted(id: string, lease: CallLease, startedAt: Date): Promise<boolean> {
     const at = startedAt.toISOString();
-    const result = await this.db
-      .updateTable('calls')
-      .set({
-        status: 'in-progress',
-        started_at: at,
-        updated_at: at,
-        lease_owner: lease.owner,
-        lease_expires_at: lease.expiresAt.toISOString(),
-      })
-      .where('id', '=', id)
-      .where('status', '=', 'queued')
-      .executeTakeFirst();
-    return result.numUpdatedRows === 1n;
+    return this.withChanges(async (trx, changed) => {
+      const result = await trx
+        .updateTable('calls')
+        .set({
+          status: 'in-progress',
+          started_at: at,
+          updated_at: at,
+          lease_owner: lease.owner,
+          lease_expires_at: lease.expiresAt.toISOString(),
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'queued')
+        .executeTakeFirst();
+      if (result.numUpdatedRows !== 1n) return false;
+      if (changed !== undefined) {
+        const row = await trx
+          .selectFrom('calls')
+          .selectAll()
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        const call = this.unpack(row);
+        await changed({
+          call,
+          previousStatus: 'queued',
+          previousMessageCount: call.messages?.length ?? 0,
+        });
+      }
+      return true;
+    });
   }
 
   /**
@@ -250,10 +302,10 @@ export class CallRepository {
             ? 'worker-lost'
             : 'server-crashed';
       const detail = ABANDONED_DETAIL[reason];
-      const done = await this.db.transaction().execute(async (trx) => {
+      const done = await this.withChanges(async (trx, changed) => {
         const row = await trx
           .selectFrom('calls')
-          .select(['data', 'status', 'lease_expires_at'])
+          .selectAll()
           .where('id', '=', candidate.id)
           .$call(lockingRead(trx))
           .executeTakeFirst();
@@ -264,21 +316,21 @@ export class CallRepository {
         ) {
           return false;
         }
-        const data = { ...(JSON.parse(row.data) as Record<string, unknown>), endedDetail: detail };
-        await trx
-          .updateTable('calls')
-          .set({
-            status: 'ended',
-            ended_reason: reason,
-            ended_at:
-              row.lease_expires_at !== null && row.lease_expires_at < at
-                ? row.lease_expires_at
-                : at,
-            data: JSON.stringify(data),
-            updated_at: at,
-          })
-          .where('id', '=', candidate.id)
-          .execute();
+        const before = JSON.parse(row.data) as Record<string, unknown>;
+        const set = {
+          status: 'ended',
+          ended_reason: reason,
+          ended_at:
+            row.lease_expires_at !== null && row.lease_expires_at < at ? row.lease_expires_at : at,
+          data: JSON.stringify({ ...before, endedDetail: detail }),
+          updated_at: at,
+        };
+        await trx.updateTable('calls').set(set).where('id', '=', candidate.id).execute();
+        await changed?.({
+          call: this.unpack({ ...row, ...set }),
+          previousStatus: row.status,
+          previousMessageCount: Array.isArray(before.messages) ? before.messages.length : 0,
+        });
         return true;
       });
       if (done) ended.push({ id: candidate.id, reason });
@@ -378,6 +430,33 @@ export class CallRepository {
       .where('used_at', 'is', null)
       .executeTakeFirst();
     return spent.numUpdatedRows === 1n ? { callId: row.call_id } : { problem: 'used' };
+  }
+
+  /**
+   * Runs `write` in a transaction, with `changed` telling the listener (when there is one)
+   * of the change inside it; once committed, the listener hears that it was.
+   */
+  private async withChanges<T>(
+    write: (
+      trx: Kysely<Database>,
+      /** Undefined without a listener: `changed?.(…)` then skips building the change. */
+      changed: ((change: CallChange) => Promise<void>) | undefined,
+    ) => Promise<T>,
+  ): Promise<T> {
+    const { listener } = this;
+    let queued = false;
+    const result = await this.db.transaction().execute((trx) =>
+      write(
+        trx,
+        listener === undefined
+          ? undefined
+          : async (change) => {
+              if (await listener.changed(trx, change)) queued = true;
+            },
+      ),
+    );
+    if (queued) listener?.committed();
+    return result;
   }
 
   private unpack(row: CallTable): StoredCall {
