@@ -227,3 +227,59 @@ export const usageSchema = z.object({
   ),
 });
 export type Usage = z.infer<typeof usageSchema>;
+
+/** `GET /console/api/webhooks`: the delivery log, newest first, a page at a time. */
+export const webhookDeliveryQuerySchema = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1, { error: 'limit is at least 1' })
+    .max(100, { error: 'at most 100 per page' })
+    .default(25),
+  /** Only deliveries created before this instant: the last row's `createdAt`, for the next page. */
+  before: z.iso.datetime({ error: 'before must be an ISO date-time' }).optional(),
+  /** With `before`: the last row's id, so rows made in the same millisecond are not skipped. */
+  beforeId: z.string().max(100).optional(),
+});
+export type WebhookDeliveryQuery = z.input<typeof webhookDeliveryQuerySchema>;
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+/** One try of a delivery. */
+export const webhookAttemptSchema = z.object({
+  attempt: z.number(),
+  /** The listener's HTTP status; null when no answer came. */
+  statusCode: z.number().nullable(),
+  /** Why the try failed; null when it succeeded. */
+  error: z.string().nullable(),
+  durationMs: z.number(),
+  at: z.string(),
+});
+export type WebhookAttempt = z.infer<typeof webhookAttemptSchema>;
+
+/** A server message (webhook) to an assistant's serverUrl, as the console lists it: never its secret. */
+export const webhookDeliverySchema = z.object({
+  id: z.string(),
+  callId: z.string().nullable(),
+  url: z.string(),
+  /** The server message's type (`status-update`, `end-of-call-report`, `transcript`…). */
+  messageType: z.string(),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+  /** Tries made so far. */
+  attemptCount: z.number(),
+  nextAttemptAt: z.string().nullable(),
+  lastStatusCode: z.number().nullable(),
+  lastError: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+  createdAt: z.string(),
+  /** Every try, first to last. */
+  attempts: z.array(webhookAttemptSchema),
+});
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+export const webhookDeliveryListSchema = z.object({
+  items: z.array(webhookDeliverySchema),
+  /** Whether older deliveries follow the last item. */
+  hasMore: z.boolean(),
+});
+export type WebhookDeliveryList = z.infer<typeof webhookDeliveryListSchema>;

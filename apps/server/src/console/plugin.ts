@@ -11,6 +11,7 @@ import { callRoutes } from './routes/call-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { teamRoutes } from './routes/team-routes.js';
+import { webhookRoutes } from './routes/webhook-routes.js';
 
 /**
  * An onRequest hook: the library's CSRF check (the x-csrf-token header must match the
@@ -44,6 +45,6 @@ export const consoleApi: FastifyPluginAsyncZod<ConsoleDeps> = async (app, option
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
-  for (const routes of [sessionRoutes, teamRoutes, keyRoutes, callRoutes])
+  for (const routes of [sessionRoutes, teamRoutes, keyRoutes, callRoutes, webhookRoutes])
     await app.register(routes, deps);
 };

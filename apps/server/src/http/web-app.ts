@@ -5,7 +5,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { handleNotFound, sendError } from './error-replies.js';
 
 /** The routes the web app handles itself (DESIGN.md); each one serves index.html. */
-export const SPA_ROUTES = ['/', '/login', '/medibrief', '/call-section', '/register', '/:unicode'];
+export const SPA_ROUTES = [
+  '/',
+  '/login',
+  '/medibrief',
+  '/call-section',
+  '/register',
+  '/console',
+  '/console/*',
+  '/:unicode',
+];
 
 /**
  * First path segments that are never UniCodes, so `/api` is not mistaken for one, nor the
@@ -64,6 +73,8 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string): Pro
     if (unicode !== undefined && (unicode.includes('.') || RESERVED_SEGMENTS.has(unicode))) {
       return handleNotFound(request, reply);
     }
+    // An unknown console API address is a 404 answer, not the console's page.
+    if (request.url.startsWith('/console/api/')) return handleNotFound(request, reply);
     return reply.header('cache-control', REVALIDATE).sendFile('index.html');
   };
   for (const route of SPA_ROUTES) app.get(route, serveIndex);
