@@ -55,7 +55,7 @@ describe('App', () => {
     );
     render(<App />);
 
-    expect(screen.getByRole('heading', { name: 'Register' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Register' })).toBeInTheDocument();
     await waitFor(() => expect(fetchSpy).toHaveBeenCalledTimes(2));
     expect(fetchSpy.mock.calls[1]?.[0]).toBe('/api/collections/talk-medibrief');
     await waitFor(() =>

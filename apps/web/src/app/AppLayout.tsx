@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { Outlet } from 'react-router';
+import { Link as RouterLink, Outlet } from 'react-router';
 import { AppHeader } from './AppHeader';
 import { useProductContent } from './product-content';
 
@@ -24,11 +24,14 @@ export function AppLayout() {
       <Container component="main" maxWidth="sm" sx={{ flex: 1, py: { xs: 3, sm: 5 } }}>
         <Outlet />
       </Container>
-      {support && (
-        <Box component="footer" sx={{ py: 3, px: 2 }}>
-          <SupportLine support={support} />
-        </Box>
-      )}
+      <Box component="footer" sx={{ py: 3, px: 2, display: 'grid', gap: 1 }}>
+        {support && <SupportLine support={support} />}
+        <Typography variant="body2" align="center">
+          <Link component={RouterLink} to="/console/login" color="text.secondary">
+            Staff sign-in
+          </Link>
+        </Typography>
+      </Box>
     </Box>
   );
 }

@@ -56,10 +56,12 @@ async function readJson(response: Response): Promise<{ ok: true; value: unknown 
 }
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as JSON. */
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra request headers (the console's CSRF token). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -69,7 +71,7 @@ export interface RequestOptions {
  */
 export async function requestJson(path: string, options: RequestOptions = {}): Promise<unknown> {
   const { method = options.body === undefined ? 'GET' : 'POST', body, signal } = options;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   const init: RequestInit = { method, headers, credentials: 'same-origin' };
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json';

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, within, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,7 +14,15 @@ const USER = {
   username: 'ada',
   email: 'ada@example.com',
   createdAt: '2025-05-01T10:00:00Z',
+  organisation: { id: 'org-1', name: "ada's organisation" },
+  role: 'owner',
 };
+
+/** The app at `path`, once the lazily loaded registration form is there. */
+async function renderRegisterPage(path = '/register') {
+  renderApp({ path });
+  await screen.findByRole('heading', { level: 1, name: 'Register' });
+}
 
 function fields() {
   return {
@@ -37,8 +45,8 @@ async function fillAndSubmit(
 }
 
 describe('registration', () => {
-  it('has required, labelled fields with placeholders, an email type and a masked password', () => {
-    renderApp({ path: '/register' });
+  it('has required, labelled fields with placeholders, an email type and a masked password', async () => {
+    await renderRegisterPage('/register');
     expect(screen.getByRole('heading', { level: 1, name: 'Register' })).toBeInTheDocument();
     const { username, email, password } = fields();
     expect(username).toHaveAttribute('placeholder', 'Username');
@@ -57,7 +65,7 @@ describe('registration', () => {
   });
 
   it('shows and hides the password with the toggle', async () => {
-    renderApp({ path: '/register' });
+    await renderRegisterPage('/register');
     const user = userEvent.setup();
     const { password } = fields();
     await user.click(screen.getByRole('button', { name: 'Show password' }));
@@ -68,11 +76,16 @@ describe('registration', () => {
 
   it('registers, names the user, clears the password and logs without the password', async () => {
     const fetchSpy = mockFetch(jsonResponse(USER, { status: 201 }));
-    renderApp({ path: '/register' });
+    await renderRegisterPage('/register');
     const { password, username } = await fillAndSubmit();
 
-    expect(await screen.findByRole('status')).toHaveTextContent(
-      'Welcome, ada! Your account has been created.',
+    const welcome = await screen.findByRole('status');
+    expect(welcome).toHaveTextContent(
+      "Welcome, ada! Your account has been created and owns ada's organisation.",
+    );
+    expect(within(welcome).getByRole('link', { name: 'Sign in to the console' })).toHaveAttribute(
+      'href',
+      '/console/login',
     );
     expect(fetchSpy.mock.calls[0]?.[0]).toBe('/api/register');
     expect(requestBody(fetchSpy)).toEqual({
@@ -92,10 +105,24 @@ describe('registration', () => {
     expect(logged).not.toContain('correct horse');
   });
 
+  it('joins the inviting organisation with the token from an invite link', async () => {
+    const fetchSpy = mockFetch(
+      jsonResponse(
+        { ...USER, organisation: { id: 'org-2', name: 'Riverside Clinic' }, role: 'viewer' },
+        { status: 201 },
+      ),
+    );
+    await renderRegisterPage('/register?invite=tok-123');
+    expect(await screen.findByText(/You were invited to join an organisation/)).toBeVisible();
+    await fillAndSubmit();
+    expect(await screen.findByRole('status')).toHaveTextContent('in Riverside Clinic (viewer).');
+    expect(requestBody(fetchSpy)).toMatchObject({ invite: 'tok-123' });
+  });
+
   it('disables the button and shows a spinner while sending', async () => {
     let answer: (response: Response) => void = () => undefined;
     mockFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
-    renderApp({ path: '/register' });
+    await renderRegisterPage('/register');
     await fillAndSubmit();
     expect(screen.getByRole('button', { name: /Register/ })).toBeDisabled();
     expect(screen.getByRole('progressbar', { name: 'Creating your account…' })).toBeInTheDocument();
@@ -114,7 +141,7 @@ describe('registration', () => {
         },
       }),
     );
-    renderApp({ path: '/register' });
+    await renderRegisterPage('/register');
     const { username, email, password } = await fillAndSubmit();
 
     expect(await screen.findByRole('alert')).toHaveTextContent(
@@ -133,7 +160,7 @@ describe('registration', () => {
         error: 'Conflict',
       }),
     );
-    renderApp({ path: '/register' });
+    await renderRegisterPage('/register');
     await fillAndSubmit();
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'An account with this e-mail address already exists.',
@@ -143,14 +170,14 @@ describe('registration', () => {
 
   it('shows the message of other failures', async () => {
     mockFetch(new TypeError('Failed to fetch'));
-    renderApp({ path: '/register' });
+    await renderRegisterPage('/register');
     await fillAndSubmit();
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch');
   });
 
   it('checks the fields before sending', async () => {
     const fetchSpy = mockFetch();
-    renderApp({ path: '/register' });
+    await renderRegisterPage('/register');
     const { email, password } = await fillAndSubmit({
       username: 'ada',
       email: 'not-an-email',
@@ -166,7 +193,7 @@ describe('registration', () => {
 
   it('asks for every empty field', async () => {
     const fetchSpy = mockFetch();
-    renderApp({ path: '/register' });
+    await renderRegisterPage('/register');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Register' }));
     const { username, email, password } = fields();
     await waitFor(() => expect(username).toHaveAttribute('aria-invalid', 'true'));

@@ -11,7 +11,7 @@ import { LIMITS, registerRequestSchema } from '@talkbooth/protocol';
 import type { RegisterRequest, RegisteredUser } from '@talkbooth/protocol';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { ApiRequestError, errorMessage } from '../../lib/api-client';
 import { logger } from '../../lib/logger';
@@ -56,6 +56,9 @@ export function RegisterPage() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [registered, setRegistered] = useState<RegisteredUser | null>(null);
+  // An invite link (`/register?invite=…`) joins the inviting organisation.
+  const [searchParams] = useSearchParams();
+  const invite = searchParams.get('invite') ?? undefined;
   const [sending, setSending] = useState(false);
 
   const change = (field: Field) => (event: { target: { value: string } }) => {
@@ -75,7 +78,7 @@ export function RegisterPage() {
     }
     setSending(true);
     try {
-      const user = await registerAccount(values);
+      const user = await registerAccount(invite === undefined ? values : { ...values, invite });
       logger.info('Registration succeeded', { id: user.id, username: user.username });
       setRegistered(user);
       setValues((prev) => ({ ...prev, password: '' }));
@@ -117,7 +120,11 @@ export function RegisterPage() {
         <Typography variant="h1" gutterBottom>
           Register
         </Typography>
-        <Typography color="text.secondary">Create an account. All fields are required.</Typography>
+        <Typography color="text.secondary">
+          {invite === undefined
+            ? 'Create an account. All fields are required.'
+            : 'You were invited to join an organisation. Create your account; all fields are required.'}
+        </Typography>
       </Box>
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
         <Box component="form" noValidate onSubmit={onSubmit} aria-busy={sending}>
@@ -157,7 +164,13 @@ export function RegisterPage() {
             </Button>
             {registered && (
               <Alert severity="success" role="status">
-                Welcome, {registered.username}! Your account has been created.
+                Welcome, {registered.username}! Your account has been created
+                {registered.role === 'owner'
+                  ? ` and owns ${registered.organisation.name}.`
+                  : ` in ${registered.organisation.name} (${registered.role}).`}{' '}
+                <Link component={RouterLink} to="/console/login">
+                  Sign in to the console
+                </Link>
               </Alert>
             )}
             {failure && (
