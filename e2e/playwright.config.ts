@@ -6,7 +6,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium.js';
  * own real server on a random port with a throw-away SQLite database (support/fixtures.ts).
  */
 /** Specs whose calls run in real time. */
-const REAL_TIME_SPECS = '**/live-call.spec.ts';
+const REAL_TIME_SPECS = ['**/live-call.spec.ts', '**/console-journey.spec.ts'];
 
 export default defineConfig({
   testDir: '.',
