@@ -72,6 +72,12 @@ test('register → sign in → access code → a call through the booth → the 
     expect(code).toMatch(/^[\w-]{6,}$/);
     await saveScreen(page, 'console-access-code-card');
     await expectNoAccessibilityViolations(page);
+    // On paper, the card alone.
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.getByRole('heading', { name: 'Access codes' })).toBeHidden();
+    await expect(card).toBeVisible();
+    await saveScreen(page, 'console-access-code-card-print');
+    await page.emulateMedia({ media: 'screen' });
     await created.getByRole('button', { name: 'Done' }).click();
     await expect(page.getByRole('table', { name: 'Access codes' })).toContainText(
       'Waiting room poster',

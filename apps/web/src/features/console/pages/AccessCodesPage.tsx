@@ -9,6 +9,7 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
 import FormHelperText from '@mui/material/FormHelperText';
+import GlobalStyles from '@mui/material/GlobalStyles';
 import InputLabel from '@mui/material/InputLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -100,6 +101,18 @@ function CreateCodeDialog({
     const name = assistants.find((a) => a.id === created.assistantId)?.name ?? 'the assistant';
     return (
       <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="created-code-title">
+        {/* Printing shows the card alone, at the top of the sheet. */}
+        <GlobalStyles
+          styles={{
+            '@media print': {
+              'body *': { visibility: 'hidden' },
+              '[data-testid="access-code-card"], [data-testid="access-code-card"] *': {
+                visibility: 'visible',
+              },
+              '[data-testid="access-code-card"]': { position: 'fixed', top: 0, left: 0, right: 0 },
+            },
+          }}
+        />
         <DialogTitle id="created-code-title">Your new access code</DialogTitle>
         <DialogContent>
           <Alert severity="warning" sx={{ mb: 2, displayPrint: 'none' }}>

@@ -100,6 +100,7 @@ export default function UsagePage() {
                 >
                   <BarChart
                     xAxis={[{ data: labels, scaleType: 'band' }]}
+                    yAxis={[{ tickMinStep: 1 }]}
                     series={[{ data: usage.days.map((d) => d.calls), label: 'Calls' }]}
                     hideLegend
                   />
@@ -128,11 +129,13 @@ export default function UsagePage() {
                         data: usage.days.map((d) => d.voiceToVoiceP50Ms),
                         label: 'p50 (ms)',
                         connectNulls: true,
+                        showMark: true,
                       },
                       {
                         data: usage.days.map((d) => d.voiceToVoiceP95Ms),
                         label: 'p95 (ms)',
                         connectNulls: true,
+                        showMark: true,
                       },
                     ]}
                   />
@@ -149,7 +152,13 @@ export default function UsagePage() {
                     xAxis={[{ data: labels, scaleType: 'point' }]}
                     yAxis={[{ min: 0, max: 100 }]}
                     series={[
-                      { data: share, label: '% unanswered', connectNulls: true, color: '#c62828' },
+                      {
+                        data: share,
+                        label: '% unanswered',
+                        connectNulls: true,
+                        showMark: true,
+                        color: '#c62828',
+                      },
                     ]}
                     hideLegend
                   />
