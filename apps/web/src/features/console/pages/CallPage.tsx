@@ -68,27 +68,36 @@ export function BriefFields({ brief }: { brief: [string, string | null][] }) {
 interface Loaded {
   call: Call;
   feedback: CallFeedback[];
+  /** The assistant's name; null once it has been deleted. */
+  assistantName: string | null;
+}
+
+async function assistantNameOf(call: Call): Promise<string | null> {
+  if (call.assistantId === undefined) return null;
+  try {
+    return (await sessionPlatformClient().assistant.get(call.assistantId)).name ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** `/console/calls/:id`: what was said, the brief, the summary, feedback and latency. */
 export function CallPage() {
   const { id = '' } = useParams();
-  const [loaded, reload] = useLoad<Loaded>(
-    async () => ({
-      call: await sessionPlatformClient().call.get(id),
-      feedback: (await consoleRequest(
-        `/calls/${encodeURIComponent(id)}/feedback`,
-      )) as CallFeedback[],
-    }),
-    id,
-  );
+  const [loaded, reload] = useLoad<Loaded>(async () => {
+    const [call, feedback] = await Promise.all([
+      sessionPlatformClient().call.get(id),
+      consoleRequest(`/calls/${encodeURIComponent(id)}/feedback`) as Promise<CallFeedback[]>,
+    ]);
+    return { call, feedback, assistantName: await assistantNameOf(call) };
+  }, id);
   return (
     <>
       <Link component={RouterLink} to="/console/calls" sx={{ display: 'inline-block', mb: 2 }}>
         ← All calls
       </Link>
       <PageStatus loaded={loaded} what="this call" retry={reload}>
-        {({ call, feedback }) => {
+        {({ call, feedback, assistantName }) => {
           const view = viewOf(call);
           return (
             <>
@@ -109,6 +118,7 @@ export function CallPage() {
               />
               <Stack direction="row" spacing={1} sx={{ mb: 2, flexWrap: 'wrap', rowGap: 1 }}>
                 {view.urgent && <Chip color="error" label="Urgent" />}
+                {assistantName && <Chip variant="outlined" label={`Assistant: ${assistantName}`} />}
                 <Chip variant="outlined" label={humanize(call.status)} />
                 {call.endedReason && (
                   <Chip variant="outlined" label={`Ended: ${humanize(call.endedReason)}`} />
