@@ -36,6 +36,11 @@ export const sessionObjectSchema = z.object({
   assistantId: z.string(),
   assistantName: z.string(),
   product: z.string(),
+  /**
+   * The public key to start the call with: the code's organisation's (ours only; absent
+   * when the web app talks to the hosted platform, whose key comes with the client config).
+   */
+  platformPublicKey: z.string().optional(),
 });
 export type SessionObject = z.infer<typeof sessionObjectSchema>;
 

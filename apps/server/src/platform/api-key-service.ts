@@ -129,6 +129,27 @@ export class ApiKeyService {
     return newest === undefined ? null : this.box.open(newest.sealedKey, SEAL_CONTEXT(newest.id));
   }
 
+  /**
+   * The public key the booth starts calls with for an organisation's access codes: the
+   * server's own web key for the first organisation, else that organisation's newest
+   * public key. An organisation that never had one gets one now (one registered before
+   * keys were per organisation, or a new one); one whose owners revoked them all gets none,
+   * and its codes cannot start calls until it makes a new one.
+   */
+  async webPublicKeyFor(orgId: string, now: Date): Promise<string | null> {
+    if (orgId === (await defaultOrgId(this.db))) return this.webPublicKey();
+    let newest = await this.keys.newestActivePublic(orgId);
+    if (newest === undefined && (await this.keys.countEver(orgId, 'public')) === 0) {
+      await this.create(
+        'public',
+        { name: 'web booth key (made for its access codes)', orgId },
+        now,
+      );
+      newest = await this.keys.newestActivePublic(orgId);
+    }
+    return newest === undefined ? null : this.box.open(newest.sealedKey, SEAL_CONTEXT(newest.id));
+  }
+
   /** An organisation's keys (by default the first organisation's: the CLI's). */
   async list(orgId?: string): Promise<ApiKeyRecord[]> {
     return this.keys.list(orgId ?? (await defaultOrgId(this.db)));

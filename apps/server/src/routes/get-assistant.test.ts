@@ -29,6 +29,8 @@ describe('POST /api/get-assistant (real server, real database)', () => {
       assistantId: row.id,
       assistantName: 'Riverside Clinic front desk',
       product: 'medibrief',
+      // The demo's codes start calls with the key the web app is handed anyway.
+      platformPublicKey: server.publicKey,
     });
   });
 

@@ -54,6 +54,11 @@ export const getAssistantRoute: FastifyPluginAsyncZod<AppApiDeps> = async (app, 
         assistantName: match.assistantName,
         product: deps.config.product,
       };
+      // Each organisation's codes start calls with that organisation's key.
+      if (deps.config.webPlatformBaseUrl === undefined) {
+        const key = await deps.keys.webPublicKeyFor(match.orgId, deps.now());
+        if (key !== null) session.platformPublicKey = key;
+      }
       return session;
     },
   );

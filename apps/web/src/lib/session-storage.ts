@@ -41,3 +41,14 @@ export function readAssistantId(): string | null {
   if (typeof id === 'number') return String(id);
   return null;
 }
+
+/**
+ * The public key the stored session says to start the call with (the code's organisation's),
+ * or null when it names none (the client config's key is used then).
+ */
+export function readSessionPublicKey(): string | null {
+  const value = readApiResponse();
+  if (typeof value !== 'object' || value == null || Array.isArray(value)) return null;
+  const key: unknown = (value as Record<string, unknown>).platformPublicKey;
+  return typeof key === 'string' && key.trim() !== '' ? key : null;
+}

@@ -6,6 +6,7 @@ import type { AccessCodeTable, Database } from '../schema.js';
 
 export interface ActiveCodeMatch {
   codeId: string;
+  orgId: string;
   assistantId: string;
   assistantName: string;
 }
@@ -19,7 +20,12 @@ export async function findActiveCode(
   return db
     .selectFrom('access_codes as c')
     .innerJoin('assistants as a', 'a.id', 'c.assistant_id')
-    .select(['c.id as codeId', 'a.id as assistantId', 'a.name as assistantName'])
+    .select([
+      'c.id as codeId',
+      'c.org_id as orgId',
+      'a.id as assistantId',
+      'a.name as assistantName',
+    ])
     .where('c.code_hash', '=', codeHash)
     .where('c.revoked_at', 'is', null)
     .where((eb) =>

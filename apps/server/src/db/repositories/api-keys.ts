@@ -70,6 +70,17 @@ export class ApiKeyRepository {
     return row === undefined ? undefined : toRecord(row);
   }
 
+  /** How many keys of the kind the organisation has ever had (revoked ones too). */
+  async countEver(orgId: string, kind: ApiKeyKind): Promise<number> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('org_id', '=', orgId)
+      .where('kind', '=', kind)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async countActive(orgId: string, kind: ApiKeyKind): Promise<number> {
     const row = await this.db
       .selectFrom('api_keys')

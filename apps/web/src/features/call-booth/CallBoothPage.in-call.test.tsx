@@ -36,6 +36,21 @@ afterEach(() => {
 });
 
 describe('call booth during a call', () => {
+  it('starts the call with the public key the code check gave for the code’s organisation', async () => {
+    sessionStorage.setItem(
+      'apiResponse',
+      JSON.stringify({ ...SESSION, platformPublicKey: 'tb_public_dental' }),
+    );
+    const fake = fakeCallService({ callId: 'call-8' });
+    renderApp({ path: '/call-section', callService: fake.service });
+    await screen.findByRole('heading', { level: 1, name: 'Call Booth' });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Start Call' }));
+    expect(fake.start).toHaveBeenCalledWith(
+      { assistantId: 'asst-42', publicKey: 'tb_public_dental' },
+      expect.any(Function),
+    );
+  });
+
   it('goes from ready to connecting to the active call', async () => {
     const { fake, user } = await openBooth({ callId: 'call-7', deferred: true });
     expect(screen.getByText(/Press Start Call and allow the microphone/)).toBeInTheDocument();

@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { useGoToTalkHome } from '../../app/use-go-to-talk-home';
-import { readAssistantId } from '../../lib/session-storage';
+import { readAssistantId, readSessionPublicKey } from '../../lib/session-storage';
 import { FeedbackDialog } from '../feedback/FeedbackDialog';
 import { CallControl } from './CallControl';
 import { NoSessionNotice } from './NoSessionNotice';
@@ -19,7 +19,8 @@ export default function CallBoothPage() {
   useDocumentTitle('Call Booth');
   // Read once per visit; the booth does not change the stored session.
   const [assistantId] = useState(readAssistantId);
-  const call = useCall(assistantId);
+  const [publicKey] = useState(readSessionPublicKey);
+  const call = useCall(assistantId, publicKey);
   const { phase, notice, callId, endedNote } = call;
   const goHome = useGoToTalkHome();
   const transcriptHeading = useId();

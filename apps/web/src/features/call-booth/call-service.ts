@@ -8,6 +8,8 @@
 /** What the booth asks for when the visitor presses Start Call. */
 export interface StartCallRequest {
   assistantId: string;
+  /** The public key to start it with (the code's organisation's); else the configured one. */
+  publicKey?: string;
 }
 
 /** Who said a line of the transcript. */

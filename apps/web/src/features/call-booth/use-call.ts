@@ -48,7 +48,7 @@ function isUnavailable(error: unknown): boolean {
  * The booth's call: start, end (by the visitor or the assistant), what the call reports while
  * it runs (transcript, speaking, voice level, mute, duration), and what to tell the visitor.
  */
-export function useCall(assistantId: string | null) {
+export function useCall(assistantId: string | null, publicKey: string | null = null) {
   const service = useCallService();
   const [endedReason, setEndedReason] = useState<string | undefined>(undefined);
   const [phase, setPhase] = useState<CallPhase>('idle');
@@ -163,7 +163,10 @@ export function useCall(assistantId: string | null) {
     endedEarly.current = false;
     moveTo('connecting');
     try {
-      const call = await service.start({ assistantId }, onEvent);
+      const call = await service.start(
+        publicKey === null ? { assistantId } : { assistantId, publicKey },
+        onEvent,
+      );
       if (disposed.current) {
         await call.stop();
         return;
@@ -194,7 +197,7 @@ export function useCall(assistantId: string | null) {
       }
       moveTo('idle');
     }
-  }, [assistantId, service, onEvent, moveTo, end, resetLiveState]);
+  }, [assistantId, publicKey, service, onEvent, moveTo, end, resetLiveState]);
 
   const toggleMute = useCallback(() => {
     const call = callRef.current;

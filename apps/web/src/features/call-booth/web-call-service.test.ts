@@ -98,6 +98,21 @@ describe('createWebCallService', () => {
     expect(call.id).toBe('call-1');
   });
 
+  it('starts with the key the code check gave (the code’s organisation’s) over the configured one', async () => {
+    const context = setup();
+    const starting = context.service.start(
+      { assistantId: 'asst-42', publicKey: 'pk-dental-777' },
+      context.listener,
+    );
+    await flush();
+    context.fire('call-start');
+    await starting;
+    expect(context.createClient).toHaveBeenCalledWith(
+      'pk-dental-777',
+      'http://talk.example/platform',
+    );
+  });
+
   it('turns a relative platform path into an absolute URL', async () => {
     const { createClient, service, listener } = setup(() => Promise.resolve({ id: 'c' }), {
       ...CONFIG,

@@ -137,7 +137,7 @@ export function createWebCallService(
   return {
     async start(request, listener) {
       // One client per call: each call starts with fresh listeners and state.
-      const client = await createClient(publicKey, baseUrl);
+      const client = await createClient(request.publicKey ?? publicKey, baseUrl);
       return startCall(client, request, listener, timeoutMs);
     },
   };
