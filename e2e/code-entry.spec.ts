@@ -19,10 +19,15 @@ test.describe('code entry in Chromium against the real server', () => {
     await expect(page).toHaveURL(/\/call-section$/);
     await expect(page.getByTestId('assistant-id')).toHaveText(talkServer.assistantId);
     const stored = await page.evaluate(() => sessionStorage.getItem('apiResponse'));
+    const config = (await (await page.request.get('/api/client-config')).json()) as {
+      platformPublicKey: string;
+    };
     expect(JSON.parse(stored ?? 'null')).toEqual({
       assistantId: talkServer.assistantId,
       assistantName: 'Riverside Clinic front desk',
       product: 'medibrief',
+      // The demo's codes start calls with the same key the web app is configured with.
+      platformPublicKey: config.platformPublicKey,
     });
     await expect(page.getByRole('button', { name: 'Start Call' })).toBeVisible();
     await saveScreen(page, 'call-booth');
