@@ -6,7 +6,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium.js';
  * own real server on a random port with a throw-away SQLite database (support/fixtures.ts).
  */
 /** Specs whose calls run in real time. */
-const REAL_TIME_SPECS = ['**/live-call.spec.ts', '**/console-journey.spec.ts'];
+const REAL_TIME_SPECS = ['**/live-call.spec.ts', '**/operator-journey.spec.ts'];
 
 export default defineConfig({
   testDir: '.',
@@ -23,7 +23,8 @@ export default defineConfig({
     // Calls stream the fake microphone in real time: on two cores, another worker's browser
     // starves Chromium's audio thread and the caller's words arrive garbled. They run
     // after everything else, alone.
-    { name: 'live calls', testMatch: REAL_TIME_SPECS, dependencies: ['screens'] },
+    // One at a time, too: two real-time specs side by side starve each other the same way.
+    { name: 'live calls', testMatch: REAL_TIME_SPECS, dependencies: ['screens'], workers: 1 },
   ],
   use: {
     browserName: 'chromium',

@@ -75,7 +75,8 @@ test('register → sign in → access code → a call through the booth → the 
     // On paper, the card alone.
     await page.emulateMedia({ media: 'print' });
     await expect(page.getByRole('heading', { name: 'Access codes' })).toBeHidden();
-    await expect(card).toBeVisible();
+    // (The dialog around it is hidden on paper, so the card is found by itself.)
+    await expect(page.getByTestId('access-code-card')).toBeVisible();
     await saveScreen(page, 'console-access-code-card-print');
     await page.emulateMedia({ media: 'screen' });
     await created.getByRole('button', { name: 'Done' }).click();
