@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, normaliseOrigin } from '../config.js';
+import { loadConfig, normaliseOrigin } from '../config.js';
 import { ApiKeyService } from '../platform/api-key-service.js';
 import { loadMasterKey } from '../security/master-key.js';
 import { SecretBox } from '../security/secret-box.js';
-import { openServerDatabase, UsageError } from './server-database.js';
+import { openServerDatabase, runCommand, UsageError } from './server-database.js';
 
 const USAGE = `Manage the platform API keys (the server's database, from DATA_DIR / DATABASE_URL).
 
@@ -103,17 +103,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConfigError) console.error(error.message);
-    else if (
-      error instanceof TypeError &&
-      'code' in error &&
-      String(error.code).startsWith('ERR_PARSE_ARGS')
-    ) {
-      console.error(`${error.message}\n\n${USAGE}`);
-    } else console.error('keys failed:', error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runCommand('keys', USAGE, main);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { isPostgresUrl, openDatabase } from '../db/open-database.js';
 import type { Database } from '../db/schema.js';
@@ -46,4 +46,30 @@ export async function openServerDatabase(config: Config, task: string): Promise<
     await db.destroy();
     throw error;
   }
+}
+
+/**
+ * Runs a maintenance command with the process's arguments and exits with its code. A
+ * mistake at the terminal (usage, configuration, unknown option) prints its message (with
+ * the usage where it helps); anything else prints "<name> failed: …".
+ */
+export function runCommand(
+  name: string,
+  usage: string,
+  main: (argv: string[]) => Promise<number>,
+): void {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      if (error instanceof UsageError || error instanceof ConfigError) console.error(error.message);
+      else if (
+        error instanceof TypeError &&
+        'code' in error &&
+        String(error.code).startsWith('ERR_PARSE_ARGS')
+      ) {
+        console.error(`${error.message}\n\n${usage}`);
+      } else console.error(`${name} failed:`, error instanceof Error ? error.message : error);
+      process.exit(1);
+    },
+  );
 }

@@ -3,13 +3,13 @@ import { DatabaseSessionStore } from '../console/sessions/session-store.js';
 import { temporaryPassword } from '../console/routes/team-routes.js';
 import type { Kysely } from 'kysely';
 import { RedisSessionStore } from '../console/sessions/redis-session-store.js';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { createLogger } from '../logger.js';
 import { connectRedis } from '../shared-state/redis-connection.js';
 import { findCredentialsByEmail, listMembers, setPasswordHash } from '../db/repositories/users.js';
 import { hashPassword } from '../security/passwords.js';
-import { openServerDatabase, UsageError } from './server-database.js';
+import { openServerDatabase, runCommand, UsageError } from './server-database.js';
 
 const USAGE = `Manage console accounts (the server's database, from DATA_DIR / DATABASE_URL).
 
@@ -85,17 +85,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConfigError) console.error(error.message);
-    else if (
-      error instanceof TypeError &&
-      'code' in error &&
-      String(error.code).startsWith('ERR_PARSE_ARGS')
-    ) {
-      console.error(`${error.message}\n\n${USAGE}`);
-    } else console.error('users failed:', error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runCommand('users', USAGE, main);

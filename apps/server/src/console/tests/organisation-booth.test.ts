@@ -24,24 +24,32 @@ async function boothCall(baseUrl: string, code: string, fallbackKey: string) {
   return { session, created };
 }
 
+/**
+ * A server whose demo organisation has its owner, and a clinic registered after it (so in
+ * an organisation of its own) with an assistant and an access code for it.
+ */
+async function secondClinicWithCode() {
+  const server = await start();
+  await new ConsoleBrowser(server.baseUrl).register({
+    username: 'Demo owner',
+    email: 'demo@example.com',
+    password: 'demo password',
+  });
+  const clinic = new ConsoleBrowser(server.baseUrl);
+  await clinic.join({
+    username: 'Dental',
+    email: 'dental@example.com',
+    password: 'dental password',
+  });
+  const platform = clinic.platform();
+  const assistant = await platform.assistant.create({ name: 'Dental front desk' });
+  const { code } = await platform.accessCode.create({ assistantId: assistant.id });
+  return { server, clinic, platform, assistant, code };
+}
+
 describe('a second organisation’s access codes in the booth (real server, real database)', () => {
   it('start calls with that organisation’s own public key, never another’s', async () => {
-    const server = await start();
-    // The first account owns the demo's organisation; the clinic registers after it.
-    await new ConsoleBrowser(server.baseUrl).register({
-      username: 'Demo owner',
-      email: 'demo@example.com',
-      password: 'demo password',
-    });
-    const clinic = new ConsoleBrowser(server.baseUrl);
-    await clinic.join({
-      username: 'Dental',
-      email: 'dental@example.com',
-      password: 'dental password',
-    });
-    const platform = clinic.platform();
-    const assistant = await platform.assistant.create({ name: 'Dental front desk' });
-    const { code } = await platform.accessCode.create({ assistantId: assistant.id });
+    const { server, clinic, platform, assistant, code } = await secondClinicWithCode();
 
     const { session, created } = await boothCall(server.baseUrl, code, server.publicKey!);
     expect(session.assistantId).toBe(assistant.id);
@@ -67,22 +75,7 @@ describe('a second organisation’s access codes in the booth (real server, real
   });
 
   it('gives no key once the organisation’s owners revoked its public keys', async () => {
-    const server = await start();
-    // The first account owns the demo's organisation; the clinic registers after it.
-    await new ConsoleBrowser(server.baseUrl).register({
-      username: 'Demo owner',
-      email: 'demo@example.com',
-      password: 'demo password',
-    });
-    const clinic = new ConsoleBrowser(server.baseUrl);
-    await clinic.join({
-      username: 'Dental',
-      email: 'dental@example.com',
-      password: 'dental password',
-    });
-    const platform = clinic.platform();
-    const assistant = await platform.assistant.create({ name: 'Dental front desk' });
-    const { code } = await platform.accessCode.create({ assistantId: assistant.id });
+    const { server, clinic, code } = await secondClinicWithCode();
     await boothCall(server.baseUrl, code, server.publicKey!);
     const [key] = (await clinic.get('/console/api/keys')).json as { id: string }[];
     expect((await clinic.post(`/console/api/keys/${key!.id}/revoke`)).status).toBe(200);

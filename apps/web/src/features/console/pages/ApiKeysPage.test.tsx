@@ -1,11 +1,10 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Account, ApiKey } from '@talkbooth/protocol';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorResponse, jsonResponse } from '../../../test/render-app';
-import { AccountContext } from '../account-context';
+import { bodyOf, callsTo, headersOf, renderConsolePage, stubConsoleApi } from '../test-support';
 import { ApiKeysPage, parseOrigins } from './ApiKeysPage';
 
 const OWNER: Account = {
@@ -39,36 +38,8 @@ const KEYS: ApiKey[] = [
 
 const NEW_KEY = 'pk_live_ONE_TIME_SECRET_123456';
 
-function renderPage(ui: ReactNode, account: Account = OWNER) {
-  return render(
-    <MemoryRouter>
-      <AccountContext.Provider value={{ account, signedOut: vi.fn() }}>
-        {ui}
-      </AccountContext.Provider>
-    </MemoryRouter>,
-  );
-}
-
-type Handler = (init: RequestInit) => Response | Promise<Response>;
-
-/** Answers console API requests by "METHOD /path"; the CSRF token is always there. */
-function stubApi(routes: Record<string, Handler>) {
-  return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init = {}) => {
-    const url = new URL(String(input), 'http://localhost');
-    const key = `${init.method ?? 'GET'} ${url.pathname}`;
-    if (key === 'GET /console/api/csrf') return jsonResponse({ token: 'csrf-token-1' });
-    const route = routes[key];
-    return route ? route(init) : errorResponse(404, `No stub for ${key}`);
-  });
-}
-
-const callsTo = (spy: ReturnType<typeof stubApi>, method: string, path: string) =>
-  spy.mock.calls.filter(
-    ([input, init]) =>
-      (init?.method ?? 'GET') === method && new URL(String(input), 'http://x').pathname === path,
-  );
-const bodyOf = (init: RequestInit | undefined) => JSON.parse(String(init?.body)) as unknown;
-const headersOf = (init: RequestInit | undefined) => init?.headers as Record<string, string>;
+const renderPage = (ui: ReactNode, account: Account = OWNER) => renderConsolePage(ui, account);
+const stubApi = stubConsoleApi;
 
 // Real typing and MUI transitions: slow when the whole suite runs side by side.
 describe('the API keys page', { timeout: 20_000 }, () => {

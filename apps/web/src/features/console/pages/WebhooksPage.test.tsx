@@ -1,11 +1,10 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Account, WebhookDelivery, WebhookDeliveryList } from '@talkbooth/protocol';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { errorResponse, jsonResponse } from '../../../test/render-app';
-import { AccountContext } from '../account-context';
+import { renderConsolePage } from '../test-support';
 import { WebhooksPage } from './WebhooksPage';
 
 const VIEWER: Account = {
@@ -72,15 +71,7 @@ const PENDING = delivery({
 });
 const OLDEST = delivery({ id: 'd-1', createdAt: '2025-02-28T08:00:00.000Z' });
 
-function renderPage(ui: ReactNode, account: Account = VIEWER) {
-  return render(
-    <MemoryRouter>
-      <AccountContext.Provider value={{ account, signedOut: vi.fn() }}>
-        {ui}
-      </AccountContext.Provider>
-    </MemoryRouter>,
-  );
-}
+const renderPage = (ui: ReactNode, account: Account = VIEWER) => renderConsolePage(ui, account);
 
 /** Answers GET /console/api/webhooks with `answer(query)`. */
 function stubDeliveries(answer: (query: URLSearchParams) => Response) {
