@@ -29,7 +29,7 @@ const SPEAKERS = {
 async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers) {
   const assistant = { model: { provider: 'local', model: 'kb', knowledge, intake } };
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-offline-'));
-  const recognizer = await voice.PocketsphinxRecognizer.create({
+  const pocketsphinx = await voice.PocketsphinxRecognizer.create({
     vocabulary: voice.vocabularyFor(assistant),
     cacheDir,
     ...(process.env.NO_VARIANTS ? { lexicon: null } : {}),
@@ -42,6 +42,11 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
       ...(process.env.LW_GENERAL ? { general: Number(process.env.LW_GENERAL) } : {}),
     },
   });
+  // NEURAL=0 hears with pocketsphinx alone, as before Moonshine.
+  const moonshine = process.env.NEURAL === '0' ? null : await voice.MoonshineModel.load();
+  const recognizer = moonshine
+    ? new voice.MoonshineRecognizer({ model: moonshine, follower: pocketsphinx })
+    : pocketsphinx;
   const urgentAnswer = knowledge.find((k) => k.urgent)?.answer.slice(0, 30);
   for (const key of speakers) {
     const tally = { paraphrase: [0, 0], urgent: [0, 0], 'off-topic': [0, 0] };
@@ -63,7 +68,7 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
         stream.push(denoiser ? denoiser.process(frame) : frame);
       }
       denoiser?.dispose?.();
-      const result = stream.finish();
+      const result = await stream.finish();
       channel = result.channel ?? channel;
       const engine = new voice.LocalReplyEngine({ assistant });
       const heard = voice.chosenReading(result, engine, []);
@@ -120,7 +125,7 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
         });
         for (let o = 0; o + voice.FRAME_SAMPLES <= samples.length; o += voice.FRAME_SAMPLES)
           stream.push(samples.subarray(o, o + voice.FRAME_SAMPLES));
-        const result = stream.finish();
+        const result = await stream.finish();
         const w = voice.wordErrors(answer, result.text);
         intakeWer[mode][0] += w.errors;
         intakeWer[mode][1] += w.words;
@@ -140,7 +145,8 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
     );
     console.log(`${name} ${key}: by reading ${JSON.stringify(sources)}`);
   }
-  recognizer.dispose();
+  pocketsphinx.dispose();
+  await moonshine?.dispose();
   fs.rmSync(cacheDir, { recursive: true, force: true });
 }
 

@@ -6,13 +6,17 @@ import { metadataSchema, resourceFields } from './common.js';
  * do not implement yet is accepted, stored and returned unchanged.
  */
 
-/** Hosted speech recognisers, and the embedded one (pocketsphinx). */
+/**
+ * Hosted speech recognisers, and the embedded ones: moonshine (the default, with
+ * pocketsphinx following along for live captions) and pocketsphinx alone.
+ */
 export const TRANSCRIBER_PROVIDERS = [
   'deepgram',
   'talkscriber',
   'gladia',
   'assembly-ai',
   'azure',
+  'moonshine',
   'pocketsphinx',
 ] as const;
 /** Hosted language models, OpenAI-compatible endpoints, and the embedded reply engine (local). */

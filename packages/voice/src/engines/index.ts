@@ -14,3 +14,4 @@ export {
   PocketsphinxTranscriber,
   type PocketsphinxTranscriberOptions,
 } from './pocketsphinx-transcriber.js';
+export { MoonshineTranscriber } from './moonshine-transcriber.js';

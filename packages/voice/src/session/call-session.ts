@@ -3,7 +3,13 @@ import { FRAME_MS } from '../audio/format.js';
 import type { NoiseSuppressor } from '../denoise/types.js';
 import { SentenceChunker } from '../reply/sentences.js';
 import type { ChatMessage, ReplyEngine } from '../reply/types.js';
-import type { ChannelEstimate, RecognitionStream, SpeechRecognizer } from '../stt/types.js';
+import type {
+  ChannelEstimate,
+  RecognitionModel,
+  RecognitionResult,
+  RecognitionStream,
+  SpeechRecognizer,
+} from '../stt/types.js';
 import type { SpeechSynthesizer } from '../tts/types.js';
 import type { VoiceActivityDetector } from '../vad/types.js';
 import { AudioOutput } from './audio-output.js';
@@ -95,6 +101,8 @@ export class CallSession {
   private maxTimer: ReturnType<typeof setTimeout> | null = null;
   /** Replies are spoken one after another. */
   private speaking: Promise<void> = Promise.resolve();
+  /** Finished utterances still being recognised, in the order they were spoken. */
+  private recognizing: Promise<void> = Promise.resolve();
   /** Gives back what the recogniser readied for this call. */
   private releaseRecognizer: (() => void) | undefined;
 
@@ -298,8 +306,33 @@ export class CallSession {
     this.listener.message({ type: 'speech-update', role: 'user', status: 'stopped' });
     if (stream === null) return;
     const endpointAt = now();
+    const endedAt = Date.now() - silenceMs;
+    const spokenAt = endedAt - this.framesInTurn * FRAME_MS;
     const result = stream.finish();
-    const recognitionMs = now() - endpointAt;
+    // A recogniser may finish off the event loop (Moonshine); turns are still answered in
+    // the order they were spoken, and not at all once the call has ended.
+    this.recognizing = this.recognizing.then(async () => {
+      let heard: RecognitionResult;
+      try {
+        heard = await result;
+      } catch (error) {
+        if (this.phase !== 'ended')
+          this.listener.message({
+            type: 'error',
+            error: `The caller's words could not be recognised: ${describe(error)}`,
+          });
+        return;
+      }
+      if (this.phase === 'ended') return;
+      this.answerCallerTurn(heard, { silenceMs, endpointAt, spokenAt, endedAt });
+    });
+  }
+
+  private answerCallerTurn(
+    result: RecognitionResult,
+    turn: { silenceMs: number; endpointAt: number; spokenAt: number; endedAt: number },
+  ): void {
+    const recognitionMs = now() - turn.endpointAt;
     if (result.channel) this.channel = result.channel;
     const text = chosenReading(result, this.reply, this.history);
     if (text === '') return;
@@ -311,10 +344,14 @@ export class CallSession {
       transcript: text,
     });
     this.history.push({ role: 'user', content: text });
-    const spokenAt = Date.now() - silenceMs - this.framesInTurn * FRAME_MS;
-    this.addRecord('user', text, spokenAt, Date.now() - silenceMs);
+    this.addRecord('user', text, turn.spokenAt, turn.endedAt);
     this.sendConversation();
-    this.respond({ silenceMs, recognitionMs, endpointAt, model: result.model });
+    this.respond({
+      silenceMs: turn.silenceMs,
+      recognitionMs,
+      endpointAt: turn.endpointAt,
+      model: result.model,
+    });
   }
 
   // ---- the assistant's turn -------------------------------------------------------------
@@ -337,7 +374,7 @@ export class CallSession {
       silenceMs: number;
       recognitionMs: number;
       endpointAt: number;
-      model: 'domain' | 'general';
+      model: RecognitionModel;
     } | null,
   ): void {
     const turn = this.newReplyTurn();
@@ -544,7 +581,7 @@ export class CallSession {
       silenceMs: number;
       recognitionMs: number;
       endpointAt: number;
-      model: 'domain' | 'general';
+      model: RecognitionModel;
     },
     turn: ReplyTurn,
   ): void {

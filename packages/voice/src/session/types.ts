@@ -1,5 +1,6 @@
 import type { ServerMessage } from '@talkbooth/protocol';
 import type { CallConclusion } from '../reply/types.js';
+import type { RecognitionModel } from '../stt/types.js';
 
 /** Why a call ended, in the hosted platform's words. */
 export type EndedReason =
@@ -42,7 +43,7 @@ export interface TurnMetrics {
   /** From the caller's last word to the assistant's first sound: the wait the caller hears. */
   voiceToVoiceMs: number | null;
   /** Which recognition model produced the caller's words. */
-  recognitionModel: 'domain' | 'general';
+  recognitionModel: RecognitionModel;
 }
 
 export interface ProviderChange {

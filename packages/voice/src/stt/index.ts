@@ -1,7 +1,11 @@
-/** Speech recognition: pocketsphinx with an assistant's domain language model and a general fallback. */
+/**
+ * Speech recognition: Moonshine (a neural recogniser) hears the caller; pocketsphinx, with an
+ * assistant's domain language model and a general fallback, follows along while they speak.
+ */
 export type {
   ChannelEstimate,
   DomainVocabulary,
+  RecognitionModel,
   RecognitionOptions,
   RecognitionResult,
   RecognitionStream,
@@ -53,3 +57,13 @@ export {
   type ArpaModel,
 } from './language-model/arpa.js';
 export { corpusWordErrorRate, wordErrorRate, wordErrors, type WordErrors } from './wer.js';
+export {
+  MoonshineModel,
+  MOONSHINE_SAMPLE_RATE,
+  moonshineModelDir,
+  type MoonshineTranscript,
+} from './moonshine/moonshine-model.js';
+export {
+  MoonshineRecognizer,
+  type MoonshineRecognizerOptions,
+} from './moonshine/moonshine-recognizer.js';

@@ -3,10 +3,16 @@
  * language model) and opens one stream per caller utterance; audio is pushed while the
  * caller speaks, so the final result is ready moments after they stop.
  */
+/**
+ * Which model produced a reading: pocketsphinx's search with the assistant's domain
+ * language model or its general fallback, or the neural recogniser (Moonshine).
+ */
+export type RecognitionModel = 'domain' | 'general' | 'neural';
+
 export interface RecognitionResult {
   text: string;
-  /** Which search produced it: the assistant's domain model or the general fallback. */
-  model: 'domain' | 'general';
+  /** Which model produced it. */
+  model: RecognitionModel;
   /**
    * Other readings of the same audio, most likely first (pocketsphinx: what the domain
    * model heard when the general model's answer was taken). A reply engine may understand
@@ -51,8 +57,12 @@ export interface RecognitionStream {
   push(frame: Int16Array): void;
   /** The best hypothesis so far ('' when nothing yet). */
   partial(): string;
-  /** Ends the utterance and answers the final hypothesis. The stream is done afterwards. */
-  finish(): RecognitionResult;
+  /**
+   * Ends the utterance and answers the final hypothesis. The stream is done afterwards.
+   * A recogniser that reads the whole utterance at once (Moonshine) answers a promise;
+   * one that decoded while the caller spoke (pocketsphinx) answers at once.
+   */
+  finish(): RecognitionResult | Promise<RecognitionResult>;
   /** Drops the utterance (for example when the call ends mid-sentence). */
   cancel(): void;
 }

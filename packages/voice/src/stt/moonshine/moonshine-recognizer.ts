@@ -1,0 +1,123 @@
+/**
+ * The recogniser calls run on: Moonshine hears the caller's words, pocketsphinx follows
+ * along while they speak.
+ *
+ * Moonshine reads the whole utterance when the caller stops. Pocketsphinx (with the
+ * assistant's domain model) decodes the same frames as they come, for what only a
+ * streaming recogniser can give: live captions, the partial text that tells the turn
+ * detector a sentence looks finished, and barge-in word counts. Whose words the call
+ * answers:
+ *   - pocketsphinx's, when its domain model is sure (the caller used the knowledge base's
+ *     own wording, which that model hears exactly; Moonshine tiny misheard some of those
+ *     lines in eSpeak voices), with Moonshine's reading as the alternative;
+ *   - otherwise Moonshine's, with pocketsphinx's readings kept as hypotheses, which only
+ *     the emergency check may use, so a caller in trouble that one recogniser misheard can
+ *     still be caught by the other;
+ *   - pocketsphinx's, when Moonshine hears no words at all.
+ */
+import { normalizeText } from '../language-model/normalize.js';
+import type {
+  RecognitionOptions,
+  RecognitionResult,
+  RecognitionStream,
+  SpeechRecognizer,
+} from '../types.js';
+import type { MoonshineModel } from './moonshine-model.js';
+
+export interface MoonshineRecognizerOptions {
+  model: MoonshineModel;
+  /** The streaming recogniser that follows along (pocketsphinx); none gives no partials. */
+  follower?: SpeechRecognizer;
+}
+
+/** 20 ms at 16 kHz: the frames the session pushes. */
+const FRAME_SAMPLES = 320;
+
+export class MoonshineRecognizer implements SpeechRecognizer {
+  readonly provider = 'moonshine';
+
+  constructor(private readonly options: MoonshineRecognizerOptions) {}
+
+  open(options?: RecognitionOptions): RecognitionStream {
+    const { model, follower } = this.options;
+    const stream = follower?.open(options);
+    let frames: Int16Array[] = [];
+    let done = false;
+    const check = () => {
+      if (done) throw new Error('This utterance has already finished.');
+    };
+    return {
+      push(frame: Int16Array) {
+        check();
+        if (frame.length !== FRAME_SAMPLES)
+          throw new Error(`A frame must hold ${FRAME_SAMPLES} samples, not ${frame.length}.`);
+        // The session may reuse its buffer; keep a copy.
+        frames.push(Int16Array.from(frame));
+        stream?.push(frame);
+      },
+      partial: () => stream?.partial() ?? '',
+      async finish(): Promise<RecognitionResult> {
+        check();
+        done = true;
+        const followed = stream === undefined ? undefined : await stream.finish();
+        const audio = toFloat(frames);
+        frames = [];
+        const heard = await model.transcribe(audio);
+        const text = normalizeText(heard.text);
+        // Moonshine heard no words where pocketsphinx did (a voice it ends on at once):
+        // the caller said something, so their turn is taken as pocketsphinx heard it.
+        if (text === '' && followed !== undefined && followed.text !== '') return followed;
+        // Pocketsphinx sure of its domain model: the caller used the knowledge base's own
+        // words, which that model hears exactly. Moonshine's reading is the alternative.
+        if (followed?.model === 'domain' && followed.text !== '') {
+          return {
+            ...followed,
+            alternatives: distinct([text, ...(followed.alternatives ?? [])], followed.text),
+          };
+        }
+        const hypotheses = followed
+          ? distinct(
+              [followed.text, ...(followed.alternatives ?? []), ...(followed.hypotheses ?? [])],
+              text,
+            )
+          : [];
+        return {
+          text,
+          model: 'neural',
+          ...(hypotheses.length > 0 ? { hypotheses } : {}),
+          ...(followed?.channel ? { channel: followed.channel } : {}),
+        };
+      },
+      cancel() {
+        done = true;
+        frames = [];
+        stream?.cancel();
+      },
+    };
+  }
+
+  reserve(): () => void {
+    return this.options.follower?.reserve?.() ?? (() => undefined);
+  }
+
+  /**
+   * Holds nothing of its own: the model is shared by every assistant, and the follower
+   * belongs to the engine that made it (pocketsphinx's cache); each is freed by its owner.
+   */
+  dispose(): void {}
+}
+
+/** The readings other than `first`, each once, without empty ones. */
+function distinct(readings: readonly string[], first: string): string[] {
+  return [...new Set(readings)].filter((r) => r !== '' && r !== first);
+}
+
+function toFloat(frames: readonly Int16Array[]): Float32Array {
+  const audio = new Float32Array(frames.length * FRAME_SAMPLES);
+  let at = 0;
+  for (const frame of frames) {
+    for (let i = 0; i < frame.length; i++) audio[at + i] = (frame[i] ?? 0) / 32768;
+    at += frame.length;
+  }
+  return audio;
+}
