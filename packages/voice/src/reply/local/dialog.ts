@@ -24,7 +24,7 @@ import type { BriefIntent } from './brief-intent.js';
 import type { EmergencyDetector } from './emergency.js';
 import type { IntakeFlow } from './intake.js';
 import { isGoodbye, isNothingElse, isQuestion, isStopBrief, smallTalk, yesNo } from './intents.js';
-import { type KnowledgeBase, shortTopicOf, topicOf } from './knowledge.js';
+import { type KnowledgeBase, type Retrieval, shortTopicOf, topicOf } from './knowledge.js';
 import { normalize, stripFillers } from './text.js';
 
 export interface DialogConfig {
@@ -202,7 +202,16 @@ export class Dialog {
         break;
     }
 
-    const found = this.kb.retrieve(n);
+    const retrieved = this.kb.retrieve(n);
+    // Symptoms described in words no entry uses are offered the brief (below), not asked
+    // about an entry they merely resemble.
+    const resembles =
+      retrieved.kind === 'clarify' &&
+      retrieved.byMeaning === true &&
+      intake !== undefined &&
+      intake.stage !== 'done' &&
+      this.briefIntent.describesSymptoms(n);
+    const found: Retrieval = resembles ? { kind: 'none' } : retrieved;
     switch (found.kind) {
       case 'answer':
       case 'clarify':

@@ -8,6 +8,7 @@ import { EmergencyDetector } from './emergency.js';
 import { IntakeFlow } from './intake.js';
 import { isGoodbye, smallTalk, yesNo } from './intents.js';
 import { KnowledgeBase, type RetrievalThresholds } from './knowledge.js';
+import { sentenceEncoder, type SentenceEncoder } from './semantic/sentence-encoder.js';
 import { normalize, STOP_WORDS, stripFillers } from './text.js';
 
 export interface LocalReplyEngineOptions {
@@ -16,6 +17,11 @@ export interface LocalReplyEngineOptions {
   variableValues?: Record<string, unknown>;
   /** Overrides of the retrieval thresholds (0–1). */
   thresholds?: Partial<RetrievalThresholds>;
+  /**
+   * What weighs the meaning of a caller's sentence beside its words (default: the
+   * process's Universal Sentence Encoder); `null` matches by words alone.
+   */
+  encoder?: SentenceEncoder | null;
 }
 
 /**
@@ -42,8 +48,10 @@ export class LocalReplyEngine implements ReplyEngine {
   constructor(options: LocalReplyEngineOptions) {
     this.assistant = options.assistant;
     this.greetingText = greetingOf(options.assistant.firstMessage, options.variableValues);
+    const encoder = options.encoder === undefined ? sentenceEncoder() : options.encoder;
     this.knowledge = new KnowledgeBase(options.assistant.model?.knowledge ?? [], {
       thresholds: options.thresholds,
+      ...(encoder === null ? {} : { encoder }),
     });
   }
 
@@ -55,6 +63,11 @@ export class LocalReplyEngine implements ReplyEngine {
     if (signal.aborted) return;
     const last = history[history.length - 1];
     if (last?.role !== 'user') return;
+    // The meaning of every caller turn, so the replay weighs it (earlier turns are cached).
+    await this.knowledge.prepare(
+      history.filter((m) => m.role === 'user').map((m) => stripFillers(normalize(m.content))),
+    );
+    if (signal.aborted) return;
     const { turn } = this.replay(history);
     if (!turn) return;
     const sentences = splitSentences(turn.text, { clean: false });
