@@ -50,7 +50,7 @@ describe.skipIf(pocketsphinxProblem() !== null)('the engine registry', () => {
   it('runs an assistant that names no engines on the embedded ones, and says so', async () => {
     const stages = await stagesFor(ASSISTANT);
     expect(stages.providers).toEqual({
-      transcriber: { requested: 'moonshine', used: 'moonshine' },
+      transcriber: { requested: 'pocketsphinx', used: 'pocketsphinx' },
       model: { requested: 'local', used: 'local' },
       voice: { requested: 'espeak', used: 'espeak', voiceId: 'en-us' },
     });
@@ -68,9 +68,9 @@ describe.skipIf(pocketsphinxProblem() !== null)('the engine registry', () => {
     });
     expect(stages.providers.transcriber).toEqual({
       requested: 'deepgram',
-      used: 'moonshine',
+      used: 'pocketsphinx',
       reason: expect.stringMatching(
-        /deepgram is not a transcriber .*has moonshine, pocketsphinx.*ran instead/,
+        /deepgram is not a transcriber .*has pocketsphinx, moonshine.*ran instead/,
       ),
     });
     // The hosted voice's id means nothing to eSpeak: the default voice speaks.

@@ -82,7 +82,7 @@ describe.skipIf(!speechToolsAvailable())('the Moonshine recogniser', () => {
   });
 
   it.skipIf(!pocketsphinxAvailable())(
-    'with pocketsphinx following: live partials; its domain reading when sure, else Moonshine’s',
+    'with pocketsphinx following: live partials; its domain reading when sure, else Moonshine’s beside its own',
     async () => {
       const follower = await PocketsphinxRecognizer.create({
         vocabulary: vocabularyFor(demoAssistant),
@@ -108,9 +108,8 @@ describe.skipIf(!speechToolsAvailable())('the Moonshine recogniser', () => {
             if (alone.text !== result.text) expect(result.alternatives).toContain(alone.text);
           } else {
             expect(result).toMatchObject({ model: 'neural', text: alone.text });
-            expect(result.alternatives ?? []).toEqual([]);
-            expect(result.hypotheses?.length ?? 0).toBeGreaterThan(0);
-            expect(result.hypotheses).not.toContain(result.text);
+            expect(result.alternatives?.length ?? 0).toBeGreaterThan(0);
+            expect(result.alternatives).not.toContain(result.text);
           }
         }
         expect(models[0]).toBe('domain');

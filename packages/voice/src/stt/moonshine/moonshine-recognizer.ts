@@ -10,9 +10,10 @@
  *   - pocketsphinx's, when its domain model is sure (the caller used the knowledge base's
  *     own wording, which that model hears exactly; Moonshine tiny misheard some of those
  *     lines in eSpeak voices), with Moonshine's reading as the alternative;
- *   - otherwise Moonshine's, with pocketsphinx's readings kept as hypotheses, which only
- *     the emergency check may use, so a caller in trouble that one recogniser misheard can
- *     still be caught by the other;
+ *   - otherwise Moonshine's, with pocketsphinx's readings beside it as alternatives (the
+ *     reply engine hears an emergency in any of them, and asks "Do you mean …?" about an
+ *     answer found only there) and its N-best as hypotheses, so a caller in trouble that
+ *     one recogniser misheard can still be caught by the other;
  *   - pocketsphinx's, when Moonshine hears no words at all.
  */
 import { normalizeText } from '../language-model/normalize.js';
@@ -75,15 +76,17 @@ export class MoonshineRecognizer implements SpeechRecognizer {
             alternatives: distinct([text, ...(followed.alternatives ?? [])], followed.text),
           };
         }
-        const hypotheses = followed
-          ? distinct(
-              [followed.text, ...(followed.alternatives ?? []), ...(followed.hypotheses ?? [])],
-              text,
-            )
+        // Otherwise Moonshine's words first; pocketsphinx's readings stay beside them as
+        // the session's alternatives (one emergency in them is heard; an answer found only
+        // there is asked about) and hypotheses, as they were before Moonshine.
+        const alternatives = followed
+          ? distinct([followed.text, ...(followed.alternatives ?? [])], text)
           : [];
+        const hypotheses = distinct(followed?.hypotheses ?? [], text);
         return {
           text,
           model: 'neural',
+          ...(alternatives.length > 0 ? { alternatives } : {}),
           ...(hypotheses.length > 0 ? { hypotheses } : {}),
           ...(followed?.channel ? { channel: followed.channel } : {}),
         };
