@@ -1,0 +1,147 @@
+/**
+ * How sentence meaning weighs beside the words, with an encoder whose vectors the test
+ * chooses (so each rule is tested on its own), and the real encoder's basic promises.
+ */
+import type { KnowledgeEntry } from '@talkbooth/protocol';
+import { describe, expect, it } from 'vitest';
+import { KnowledgeBase, MEANING_ANSWER, MEANING_LEAD } from '../knowledge.js';
+import { normalize, stripFillers } from '../text.js';
+import { MeaningIndex } from './meaning-index.js';
+import { cosine, sentenceEncoder, type SentenceEncoder } from './sentence-encoder.js';
+
+const ENTRIES: KnowledgeEntry[] = [
+  { id: 'hours', questions: ['When are you open?'], answer: 'We open at nine.' },
+  { id: 'parking', questions: ['Where can I park?'], answer: 'Park behind the shop.' },
+  {
+    id: 'returns',
+    questions: ['How do I return an item?'],
+    answer: 'Bring it back within a month.',
+  },
+  {
+    id: 'urgent',
+    questions: ['Someone is hurt in the shop'],
+    answer: 'Call an ambulance now.',
+    urgent: true,
+  },
+];
+
+const said = (text: string) => stripFillers(normalize(text));
+
+/**
+ * An encoder that puts each entry's texts on its own axis and a caller's sentence where
+ * the test says: `meanings` maps a sentence to its cosine with each entry.
+ */
+function chosenEncoder(meanings: Record<string, Partial<Record<string, number>>>): SentenceEncoder {
+  const axis = new Map<string, number>();
+  ENTRIES.forEach((entry, i) => {
+    for (const text of [...entry.questions, entry.answer]) axis.set(said(text), i);
+  });
+  return {
+    encode(sentences) {
+      return Promise.resolve(
+        sentences.map((sentence) => {
+          const vector = new Float32Array(ENTRIES.length + 1);
+          const at = axis.get(sentence);
+          if (at !== undefined) {
+            vector[at] = 1;
+            return vector;
+          }
+          const wanted = meanings[sentence] ?? {};
+          let rest = 1;
+          ENTRIES.forEach((entry, i) => {
+            const c = wanted[entry.id] ?? 0;
+            vector[i] = c;
+            rest -= c * c;
+          });
+          vector[ENTRIES.length] = Math.sqrt(Math.max(0, rest));
+          return vector;
+        }),
+      );
+    },
+  };
+}
+
+async function retrieve(sentence: string, meaning: Partial<Record<string, number>>) {
+  const kb = new KnowledgeBase(ENTRIES, { encoder: chosenEncoder({ [sentence]: meaning }) });
+  await kb.prepare([sentence]);
+  return { kb, found: kb.retrieve(sentence) };
+}
+
+describe('sentence meaning beside the words', () => {
+  it('answers the entry clearly closest in meaning when the words point to it too', async () => {
+    const sentence = 'is parking hard near you';
+    // By words alone the parking entry is likely, not sure: the caller is asked.
+    expect(new KnowledgeBase(ENTRIES).retrieve(sentence).kind).toBe('clarify');
+    const { found } = await retrieve(sentence, { parking: 0.62, hours: 0.3 });
+    expect(found.kind === 'answer' && found.match.entry.id).toBe('parking');
+  });
+
+  it('does not answer when the closest entry leads by less than the margin', async () => {
+    const sentence = 'is parking hard near you';
+    const close = MEANING_ANSWER + 0.1;
+    const { found } = await retrieve(sentence, {
+      parking: close,
+      returns: close - MEANING_LEAD / 2,
+    });
+    expect(found.kind).not.toBe('answer');
+  });
+
+  it('asks, and never answers, when the words offer nothing but the sentence means an entry', async () => {
+    const sentence = 'is there a spot for my car near the door';
+    // By words alone: nothing to offer (its closest is the urgent entry, on "near").
+    expect(new KnowledgeBase(ENTRIES).retrieve(sentence).kind).toBe('none');
+    const { found } = await retrieve(sentence, { parking: 0.9, hours: 0.1 });
+    expect(found).toMatchObject({ kind: 'clarify', byMeaning: true });
+    expect(found.kind === 'clarify' && found.match.entry.id).toBe('parking');
+  });
+
+  it('never picks the urgent entry by meaning: emergencies have their own path', async () => {
+    const sentence = 'is there a spot for my car near the door';
+    const { found } = await retrieve(sentence, { urgent: 0.95, parking: 0.2 });
+    expect(found.kind === 'answer' || found.kind === 'clarify').toBe(false);
+  });
+
+  it('goes by the words alone for a sentence it was not given to prepare', async () => {
+    const sentence = 'is there a spot for my car near the door';
+    const kb = new KnowledgeBase(ENTRIES, {
+      encoder: chosenEncoder({ [sentence]: { parking: 0.9 } }),
+    });
+    await kb.prepare(['something else entirely']);
+    expect(kb.retrieve(sentence)).toEqual(new KnowledgeBase(ENTRIES).retrieve(sentence));
+  });
+});
+
+describe('the meaning index', () => {
+  it('ranks entries by their closest text, and remembers prepared sentences', async () => {
+    let encoded = 0;
+    const inner = chosenEncoder({ 'returning a gift': { returns: 0.8, hours: 0.5 } });
+    const counting: SentenceEncoder = {
+      encode(sentences) {
+        encoded += sentences.length;
+        return inner.encode(sentences);
+      },
+    };
+    const index = new MeaningIndex(ENTRIES, counting, said);
+    expect(index.rank('returning a gift')).toBeUndefined();
+    await index.prepare(['returning a gift']);
+    const ranked = index.rank('returning a gift') ?? [];
+    expect(ranked.map((r) => ENTRIES[r.entry]?.id).slice(0, 2)).toEqual(['returns', 'hours']);
+    expect(ranked[0]?.similarity).toBeCloseTo(0.8, 5);
+    const before = encoded;
+    await index.prepare(['returning a gift']);
+    expect(encoded).toBe(before);
+  });
+});
+
+describe('the Universal Sentence Encoder', () => {
+  it('puts a paraphrase closer than an unrelated sentence, as unit vectors', async () => {
+    const [question, paraphrase, unrelated] = await sentenceEncoder().encode([
+      'when do you open in the morning',
+      'what time do your doors open',
+      'my cat likes to sleep on the sofa',
+    ]);
+    if (!question || !paraphrase || !unrelated) throw new Error('missing vectors');
+    expect(cosine(question, question)).toBeCloseTo(1, 4);
+    expect(cosine(question, paraphrase)).toBeGreaterThan(cosine(question, unrelated) + 0.2);
+  }, 30_000);
+});
