@@ -59,6 +59,17 @@ describe.skipIf(pocketsphinxProblem() !== null)('the engine registry', () => {
     expect(stages.fallbackReply()).toBeInstanceOf(LocalReplyEngine);
   });
 
+  it('runs Moonshine for an assistant that names it, and checks its model files', async () => {
+    const stages = await stagesFor({ ...ASSISTANT, transcriber: { provider: 'moonshine' } });
+    expect(stages.providers.transcriber).toEqual({ requested: 'moonshine', used: 'moonshine' });
+    expect(stages.recognizer.provider).toBe('moonshine');
+    // A moment of silence: no words, and no error from either recogniser.
+    const stream = stages.recognizer.open();
+    for (let i = 0; i < 10; i++) stream.push(new Int16Array(320));
+    expect(await stream.finish()).toMatchObject({ text: '' });
+    await expect(registry.check()).resolves.toBe('ok');
+  }, 30_000);
+
   it('falls back from engines it does not have, naming what ran instead and why', async () => {
     const stages = await stagesFor({
       ...ASSISTANT,

@@ -24,6 +24,9 @@ const END_TOKEN = 2;
 /** Upstream's bound on tokens per second of audio: a decoder that loops stops there. */
 const MAX_TOKENS_PER_SECOND = 6;
 
+/** The tiny model's quantized ONNX files. */
+export const MOONSHINE_MODEL_FILES = ['encoder_model.onnx', 'decoder_model_merged.onnx'] as const;
+
 /** Where the npm package keeps the tiny model's quantized ONNX files. */
 export function moonshineModelDir(): string {
   // The package exports only its browser bundle; the model sits beside it.
@@ -60,10 +63,13 @@ export class MoonshineModel {
       graphOptimizationLevel: 'all',
       logSeverityLevel: 3,
     };
-    const [encoder, decoder] = await Promise.all([
-      ort.InferenceSession.create(path.join(modelDir, 'encoder_model.onnx'), options),
-      ort.InferenceSession.create(path.join(modelDir, 'decoder_model_merged.onnx'), options),
-    ]);
+    const [encoder, decoder] = await Promise.all(
+      MOONSHINE_MODEL_FILES.map((file) =>
+        ort.InferenceSession.create(path.join(modelDir, file), options),
+      ),
+    );
+    if (encoder === undefined || decoder === undefined)
+      throw new Error('The Moonshine model did not load.');
     return new MoonshineModel(encoder, decoder);
   }
 

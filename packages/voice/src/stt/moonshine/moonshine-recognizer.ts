@@ -1,6 +1,6 @@
 /**
- * The recogniser calls run on: Moonshine hears the caller's words, pocketsphinx follows
- * along while they speak.
+ * The `moonshine` transcriber's recogniser: Moonshine hears the caller's words,
+ * pocketsphinx follows along while they speak.
  *
  * Moonshine reads the whole utterance when the caller stops. Pocketsphinx (with the
  * assistant's domain model) decodes the same frames as they come, for what only a
