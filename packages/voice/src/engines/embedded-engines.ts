@@ -1,4 +1,5 @@
 import { Lexicon } from '../language/lexicon.js';
+import { sentenceEncoder } from '../reply/local/semantic/sentence-encoder.js';
 import { EngineRegistry } from './engine-registry.js';
 import { EspeakVoice } from './espeak-voice.js';
 import { MoonshineTranscriber } from './moonshine-transcriber.js';
@@ -20,6 +21,11 @@ export interface EmbeddedEnginesOptions {
 export function embeddedEngines(options: EmbeddedEnginesOptions): EngineRegistry {
   // The reply engine's lexicon (~100 ms to load): now, not in the middle of a call.
   Lexicon.default();
+  // And its sentence encoder (about 0.5–1.2 s), in the background: the first caller's first
+  // reply must not wait for it. A failure here is retried by the first call that needs it.
+  void sentenceEncoder()
+    .encode(['hello'])
+    .catch(() => undefined);
   const pocketsphinx = new PocketsphinxTranscriber(options);
   // Moonshine runs for assistants that name it (`transcriber.provider: 'moonshine'`). It is
   // not the default yet: on the live-call test of the demo's own questions it missed an
