@@ -158,7 +158,22 @@ function judge(set, line, reply) {
 /** WER of what was heard against what was said, over turns; null without words. */
 const turnWer = (turns) => wordErrorRate(turns.map((t) => ({ said: t.text, heard: t.heard })));
 
-async function talk(server, assistantId, speaker, lines) {
+/**
+ * Every line in every voice, spoken before any call starts: synthesis blocks the event loop
+ * this process's callers and server share (about 0.5 s a line), which mid-call would hold
+ * back the callers' audio and then deliver it in a burst.
+ */
+async function spokenAll(speakers, lines) {
+  const audio = [];
+  for (const speaker of speakers) {
+    const mine = [];
+    for (const line of lines) mine.push(await spoken(line.text, speaker));
+    audio.push(mine);
+  }
+  return audio;
+}
+
+async function talk(server, assistantId, lines, audio) {
   const call = await server.platform('POST', '/call/web', {
     assistantId,
     assistantOverrides: BOOTH_OVERRIDES,
@@ -167,8 +182,8 @@ async function talk(server, assistantId, speaker, lines) {
   const turns = [];
   try {
     await caller.untilAssistantStops(0);
-    for (const line of lines) {
-      const result = await caller.turn(await spoken(line.text, speaker));
+    for (const [i, line] of lines.entries()) {
+      const result = await caller.turn(audio[i]);
       turns.push({ ...line, ...result });
     }
   } finally {
@@ -215,9 +230,8 @@ function score(set, speaker, path, turns) {
  * The brief asked for in other words, then its answers and "yes": whether it started, how
  * many answers reached the call record, whether it was confirmed, and the answers' WER.
  */
-async function briefRun(server, name, assistantId, request, answers, speaker) {
-  const lines = [request, ...answers, 'yes'].map((text) => ({ text }));
-  const { turns, callId } = await talk(server, assistantId, speaker, lines);
+async function briefRun(server, name, assistantId, lines, audio, speaker) {
+  const { turns, callId } = await talk(server, assistantId, lines, audio);
   let record;
   for (let i = 0; i < 50; i++) {
     record = await server.platform('GET', `/call/${callId}`);
@@ -232,7 +246,8 @@ async function briefRun(server, name, assistantId, request, answers, speaker) {
     recorded: Object.values(brief).filter((v) => typeof v === 'string' && v !== '').length,
     questions: Object.keys(brief).length,
     confirmed: record?.analysis?.structuredData?.confirmed === true,
-    answerWer: turnWer(turns.slice(1, 1 + answers.length)),
+    // The answers: every line between the request and the closing "yes".
+    answerWer: turnWer(turns.slice(1, -1)),
     heard: turns.map((t) => t.heard),
   };
 }
@@ -281,8 +296,9 @@ export async function run({ quick, log }) {
     for (const set of sets({ quick })) {
       const assistantId = set.assistant === 'demo' ? server.assistantId : dentalId;
       // One call per voice, all at once: a set takes one caller's time, not one per voice.
+      const audio = await spokenAll(speakers, set.lines);
       const calls = await Promise.all(
-        speakers.map((speaker) => talk(server, assistantId, speaker, set.lines)),
+        speakers.map((_, i) => talk(server, assistantId, set.lines, audio[i] ?? [])),
       );
       calls.forEach(({ turns }, i) => {
         const row = score(set, speakers[i], 'socket', turns);
@@ -299,8 +315,10 @@ export async function run({ quick, log }) {
         ['dental practice', dentalId, briefRequests.dental, dental.intakeAnswers],
       ];
       for (const [name, id, request, answers] of runs) {
+        const lines = [request, ...answers, 'yes'].map((text) => ({ text }));
+        const audio = await spokenAll(speakers, lines);
         const done = await Promise.all(
-          speakers.map((speaker) => briefRun(server, name, id, request, answers, speaker)),
+          speakers.map((speaker, i) => briefRun(server, name, id, lines, audio[i] ?? [], speaker)),
         );
         for (const b of done) {
           log(`brief, ${name}, ${b.speaker}: started ${b.started}, ${b.recorded}/${b.questions}`);

@@ -70,7 +70,10 @@ export class Caller {
       const frame = item?.frame ?? voice.whiteNoise(FRAME, NOISE_DBFS, (this.#seed += 1));
       this.socket.send(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength));
       if (item?.mark !== undefined) this.#marks.get(item.mark)(performance.now());
-      next += 20;
+      // A microphone never catches up: after a stall of this process (a synthesis, a
+      // collection), pacing starts again from now instead of sending the missed frames in
+      // a burst, which the server would rightly drop as faster than real time.
+      next = Math.max(next + 20, performance.now() - 20);
       this.#timer = setTimeout(tick, Math.max(0, next - performance.now()));
     };
     tick();
