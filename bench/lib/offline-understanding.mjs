@@ -5,6 +5,8 @@
 // SHOW_SOURCES=1 also lists right replies taken from a reading other than the recogniser's
 // first; NO_VARIANTS=1 builds the language model from the assistant's own phrases only.
 // CARRY=1 uses pocketsphinx's own live adaptation instead of the product's per-call one.
+// The speaker `text` skips speech altogether: each line's own words go to the reply engine,
+// which shows what the matcher understands when nothing is misheard.
 // Tuning knobs: LW_DOMAIN and LW_GENERAL (language weights), MIN_CONFIDENCE (the domain
 // answer's threshold); QUIET=1 prints only the totals.
 import fs from 'node:fs';
@@ -59,8 +61,8 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
     let words = 0;
     // One call per voice: each line hands the recogniser's channel estimate to the next.
     let channel;
-    for (const line of lines) {
-      const samples = await spoken(line.text, SPEAKERS[key]);
+    const heardLine = async (text) => {
+      const samples = await spoken(text, SPEAKERS[key]);
       const stream = recognizer.open(channel ? { channel } : {});
       const denoiser = process.env.DENOISE ? await voice.RnnoiseSuppressor.create() : null;
       for (let o = 0; o + voice.FRAME_SAMPLES <= samples.length; o += voice.FRAME_SAMPLES) {
@@ -68,8 +70,13 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
         stream.push(denoiser ? denoiser.process(frame) : frame);
       }
       denoiser?.dispose?.();
-      const result = await stream.finish();
-      channel = result.channel ?? channel;
+      const heard = await stream.finish();
+      channel = heard.channel ?? channel;
+      return heard;
+    };
+    for (const line of lines) {
+      const result =
+        key === 'text' ? { text: line.text, model: 'text' } : await heardLine(line.text);
       const engine = new voice.LocalReplyEngine({ assistant });
       const heard = voice.chosenReading(result, engine, []);
       const source =
@@ -115,7 +122,7 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
     // The intake answers, each after its question (the call's channel carried on), heard
     // with the question's own model and, for comparison, with the assistant's domain model.
     const intakeWer = { question: [0, 0], domain: [0, 0] };
-    for (const [i, answer] of intakeAnswers.entries()) {
+    for (const [i, answer] of key === 'text' ? [] : intakeAnswers.entries()) {
       const question = intake.questions[i]?.ask;
       const samples = await spoken(answer, SPEAKERS[key]);
       for (const mode of ['question', 'domain']) {
@@ -151,6 +158,8 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
 }
 
 const speakers = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(SPEAKERS);
+for (const key of speakers)
+  if (key !== 'text' && !SPEAKERS[key]) throw new Error(`unknown speaker ${key}`);
 await evaluate(
   'demo',
   demo.knowledgeBase,
