@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Bump when the output changes shape or content rules. */
-export const LEXICON_VERSION = 9;
+export const LEXICON_VERSION = 10;
 /** How many of the most frequent embedding words are considered. */
 const TOP_WORDS = 100_000;
 const DIMENSIONS = 100;
@@ -225,6 +225,41 @@ function categories(synsets, ranks, kept, rankOf) {
   return out;
 }
 
+/**
+ * WordNet's lexicographer files of the things and places a question can be about (act,
+ * animal, artifact, communication, event, food, group, location, object, plant,
+ * possession, substance): a "library", a "taxi", a "haircut", a "ticket". Not people, body
+ * parts, times, states, qualities or amounts: "my son", "my back", "next week", "a rash"
+ * and "a few" say who, where on the body, when, how and how much.
+ */
+const THING_NOUN_FILES = new Set([4, 5, 6, 10, 11, 13, 14, 15, 17, 20, 21, 27]);
+
+/**
+ * Words used mostly as nouns (WordNet's sense-tagged counts, or WordNet's senses where the
+ * corpus has none) whose most frequent noun sense is a thing or a place (see
+ * {@link THING_NOUN_FILES}).
+ */
+function thingNouns(words, lemmas, synsets, ranks, posOf) {
+  const firstNounSense = new Map();
+  const otherThanNoun = new Set();
+  for (const [key, rank] of ranks) {
+    const [lemma, synset] = key.split('|');
+    if (!synset.endsWith('n')) otherThanNoun.add(lemma);
+    else if (rank === 1) firstNounSense.set(lemma, synset);
+  }
+  // A word the tagged corpus never saw ("haircut") counts when WordNet has it only as a noun.
+  const noun = (word) => {
+    const pos = posOf(word);
+    if (pos !== undefined) return pos === 'n';
+    return !otherThanNoun.has(word) && !otherThanNoun.has(lemmas[word]);
+  };
+  return words.filter((word) => {
+    if (!noun(word)) return false;
+    const synset = firstNounSense.get(word) ?? firstNounSense.get(lemmas[word]);
+    return synset !== undefined && THING_NOUN_FILES.has(synsets.get(synset)?.lexFile);
+  });
+}
+
 /** "chemist's" (the shop) is the word "chemist"; collocations keep their underscores. */
 function plain(lemma) {
   return lemma.replace(/'s$/, '');
@@ -344,6 +379,7 @@ function build() {
     const pos = posOf(word);
     return pos !== 'n' && pos !== 'a';
   });
+  const things = thingNouns(words, lemmas, synsets, ranks, posOf);
   const encode = (table) => {
     const out = {};
     for (const [word, map] of table) {
@@ -386,6 +422,7 @@ function build() {
       relations,
       opposites,
       light,
+      things,
       categories: classes,
     }),
   );
@@ -396,7 +433,7 @@ function build() {
       .map(([name, list]) => `${list.length} ${name}`)
       .join(
         ', ',
-      )}, ${light.length} light words, built in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      )}, ${light.length} light words, ${things.length} things, built in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 }
 

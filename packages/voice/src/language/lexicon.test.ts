@@ -51,6 +51,15 @@ describe('Lexicon (built from WordNet, embeddings and a lemmatizer)', () => {
     expect(lexicon.similarity('reschedule', 'schedule')).toBeGreaterThanOrEqual(0.6);
   });
 
+  it('knows which nouns name things and places, and which name people, times or states', () => {
+    for (const thing of ['library', 'shops', 'taxi', 'stadium', 'ticket', 'passport']) {
+      expect(lexicon.isThing(thing), thing).toBe(true);
+    }
+    for (const other of ['son', 'week', 'tonight', 'pain', 'open', 'quickly', 'nice']) {
+      expect(lexicon.isThing(other), other).toBe(false);
+    }
+  });
+
   it('says how to build it when the files are missing', () => {
     expect(() => Lexicon.load('/nonexistent')).toThrow(/npm run build/);
   });

@@ -19,6 +19,8 @@ interface LexiconFile {
   opposites: Record<string, string>;
   /** Frequent words used mostly as verbs or adverbs ("take", "back"): no embedding similarity. */
   light: string[];
+  /** Words used mostly as nouns whose first sense is a thing or a place ("library", "taxi"). */
+  things: string[];
   /** Word classes for callers' free answers (see `WordClass`). */
   categories: Record<WordClass, string[]>;
 }
@@ -64,6 +66,7 @@ export class Lexicon {
    * and adjectives ("sunday", "late") keep theirs.
    */
   private readonly light: ReadonlySet<string>;
+  private readonly things: ReadonlySet<string>;
   private readonly relationCache = new Map<string, ReadonlyMap<string, number>>();
   private readonly oppositeCache = new Map<string, ReadonlyMap<string, number>>();
   private formsByLemma: Map<string, string[]> | undefined;
@@ -79,6 +82,7 @@ export class Lexicon {
     this.oppositeText = file.opposites;
     this.categories = file.categories;
     this.light = new Set(file.light);
+    this.things = new Set(file.things);
     this.vectors = vectors;
     this.dimensions = file.dimensions;
     this.scale = file.vectorScale;
@@ -121,6 +125,15 @@ export class Lexicon {
    */
   isLight(word: string): boolean {
     return this.light.has(word);
+  }
+
+  /**
+   * Whether the word names a thing or a place ("library", "taxi", "tickets"): used mostly as a
+   * noun, first in a WordNet sense of an object, artifact, place, group, act or event. Not
+   * people, body parts, times, states, qualities or amounts.
+   */
+  isThing(word: string): boolean {
+    return this.things.has(word);
   }
 
   /** The word's dictionary form ("swollen" → "swell"), or the word itself. */

@@ -148,6 +148,46 @@ describe('KnowledgeBase on the demo clinic', () => {
     expect(kb.rank('is the doctor nice')[0]?.unknownContentWords).toBe(1);
   });
 
+  it('asks, not tells, when the caller names a thing the knowledge base never mentions', () => {
+    // The opening hours of somewhere else: "open" is the hours entry's word, but the question
+    // is about a pool, a thing no entry names.
+    expect(kb.analyse('when does the swimming pool open').namedThings).toEqual([
+      'swimming',
+      'pool',
+    ]);
+    const pool = kb.retrieve('when does the swimming pool open');
+    expect(pool.kind).toBe('clarify');
+    expect(pool.kind === 'clarify' && pool.match.entry.id).toBe('hours');
+    const taxi = kb.retrieve('how much does a taxi to the station cost');
+    expect(taxi.kind === 'clarify' && taxi.match.entry.id).toBe('cost');
+    // The same questions about the clinic itself are answered.
+    expect(kb.retrieve('when do you open').kind).toBe('answer');
+    expect(kb.retrieve('how much does a consultation cost').kind).toBe('answer');
+    // A thing before one of the entries' own things says which one is meant ("car park");
+    // a thing the caller owns is not a thing asked about ("my car").
+    expect(kb.analyse('is there a car park').namedThings).toEqual([]);
+    expect(kb.analyse('where do i park my car').namedThings).toEqual([]);
+    // Times and people are not things: "a week", "a doctor".
+    expect(kb.analyse('can i see a doctor in a week').namedThings).toEqual([]);
+  });
+
+  it('answers an urgent entry whatever else the caller names', () => {
+    const vet = new KnowledgeBase([
+      {
+        id: 'poison',
+        questions: ['My dog ate something poisonous.'],
+        answer: 'Bring your dog in now.',
+        urgent: true,
+      },
+      { id: 'hours', questions: ['When are you open?'], answer: 'Nine to five.' },
+    ]);
+    expect(vet.analyse('my dog ate something poisonous from the garage').namedThings).toEqual([
+      'garage',
+    ]);
+    const found = vet.retrieve('my dog ate something poisonous from the garage');
+    expect(found.kind === 'answer' && found.match.entry.id).toBe('poison');
+  });
+
   it('counts a word of the answer as support only when the caller said it', () => {
     const custom = new KnowledgeBase([
       {

@@ -174,7 +174,19 @@ export interface AnalysedQuery {
   unknown: string[];
   /** The words nothing matched, as the caller said them. */
   unknownWords: string[];
+  /**
+   * Things or places the caller names that the knowledge base has no word for, in meaning
+   * or spelling: a word the lexicon knows as a thing ({@link Lexicon.isThing}), after an
+   * article ("the library", "a taxi to the station", "the swimming pool"), that is not just
+   * saying which of the entries' own things is meant ("a car park").
+   */
+  namedThings: string[];
 }
+
+/** Words that make the noun after them a thing named: "the library", "a taxi". */
+const ARTICLES: ReadonlySet<string> = new Set(['the', 'a', 'an']);
+/** How many words (an adjective, a modifier) may stand between the article and the noun. */
+const ARTICLE_REACH = 2;
 
 export class KnowledgeBase {
   readonly thresholds: RetrievalThresholds;
@@ -284,7 +296,19 @@ export class KnowledgeBase {
       firmWords.push(mineFirm);
       for (const [t, weight] of mine) terms.set(t, Math.max(terms.get(t) ?? 0, weight));
     }
-    return { terms, firm, words: perWord, firmWords, unknown, unknownWords };
+    const isThing = (w: string) =>
+      this.lexicon.isThing(w) || this.lexicon.isThing(this.lexicon.lemma(w));
+    // A noun before one of the entries' own things only says which one ("a car park").
+    const modifies = (next: string | undefined) =>
+      next !== undefined && this.index.has(stem(synonym(next))) && isThing(next);
+    const namedThings = ws.filter(
+      (w, i) =>
+        unknownWords.includes(w) &&
+        isThing(w) &&
+        !modifies(ws[i + 1]) &&
+        ws.slice(Math.max(0, i - 1 - ARTICLE_REACH), i).some((before) => ARTICLES.has(before)),
+    );
+    return { terms, firm, words: perWord, firmWords, unknown, unknownWords, namedThings };
   }
 
   /** All entries that share a term with the text, best first, with their confidence. */
@@ -387,8 +411,26 @@ export class KnowledgeBase {
    *   - clarify: the best entry is likely but not sure: ask whether it is meant;
    *   - none: nothing fits, or only through words related in meaning (never enough alone to
    *     put a clinic fact to an off-topic question).
+   * An answer to a question that names a thing the knowledge base never mentions
+   * (`namedThings`) is asked about instead, unless the entry is urgent.
    */
   retrieve(text: string): Retrieval {
+    const found = this.retrieveAny(text);
+    // "When does the library open?": the caller names a thing the knowledge base never
+    // mentions, so the question may be about that thing, not the business. Asked, not told.
+    // An urgent entry is answered whatever else is named ("the dog ate a chocolate bar").
+    if (
+      found.kind === 'answer' &&
+      found.match.entry.urgent !== true &&
+      this.analyse(text).namedThings.length > 0
+    ) {
+      return { kind: 'clarify', match: found.match };
+    }
+    return found;
+  }
+
+  /** {@link retrieve} before the named-thing check. */
+  private retrieveAny(text: string): Retrieval {
     const byWords = this.retrieveByWords(text);
     if (byWords.kind === 'answer') return byWords;
     const meant = this.meantEntry(text, byWords);
