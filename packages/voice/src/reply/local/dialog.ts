@@ -249,13 +249,19 @@ export class Dialog {
     const urgent = ns.findIndex((n) => this.urgentEntry(n) !== undefined);
     if (urgent >= 0) return { index: urgent };
     // Deeper in the recogniser's N-best list, an emergency phrase counts when it is heard
-    // in two readings or more: one alone is as likely a slip of the model.
+    // in two readings or more: one alone is as likely a slip of the model. And not when the
+    // best reading is a question the assistant answers outright: the domain model hears
+    // emergency phrases in ordinary speech, never instead of a question heard clearly. A
+    // best reading only resembling a question ("she has a doctor left") does not hold
+    // the alarm back.
+    const first = ns[0] ?? '';
     const alarms = all
       .map((n, i) => ({ i, phrase: i >= answerable ? this.emergency.detect(n) : undefined }))
       .filter((a) => a.phrase !== undefined);
-    if (alarms.length >= MIN_HYPOTHESES_FOR_ALARM) return { index: (alarms[0] as { i: number }).i };
+    if (alarms.length >= MIN_HYPOTHESES_FOR_ALARM && this.kb.retrieve(first).kind !== 'answer') {
+      return { index: (alarms[0] as { i: number }).i };
+    }
     if (this.intake?.active || this.pending) return { index: 0 };
-    const first = ns[0] ?? '';
     const understood =
       smallTalk(first) !== undefined ||
       yesNo(first) !== undefined ||

@@ -164,6 +164,18 @@ describe('emergencies in the caller’s own words', () => {
     expect(engine.choose(['she has doctor lot', 'she has collapsed'], [])).toBe(1);
   });
 
+  it('does not let N-best emergency phrases overrule a question heard clearly', () => {
+    const engine = new LocalReplyEngine({ assistant: demoAssistant });
+    const deeper = ['when are you collapsed on saturday', 'when you collapsed saturday'];
+    // The best reading is a question the clinic answers: the phrases deeper down are the
+    // domain model hearing its emergency words in ordinary speech.
+    expect(engine.choose(['when are you open on saturday', ...deeper], [], 1)).toBe(0);
+    // The same deeper readings under a first reading nobody can answer raise the alarm.
+    expect(engine.choose(['when are you call us on a', ...deeper], [], 1)).toBe(1);
+    // An emergency phrase in the best reading itself always does.
+    expect(engine.choose(['my husband collapsed on saturday', ...deeper], [], 1)).toBe(0);
+  });
+
   it("asks about a later reading's topic when the recogniser's first reading points elsewhere", async () => {
     // The general model heard a question about a painting; the domain model, which hears the
     // entries' words in any speech, heard a parking question in the same sounds.
