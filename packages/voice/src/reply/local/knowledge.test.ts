@@ -224,6 +224,8 @@ describe('KnowledgeBase on the demo clinic', () => {
       'shot',
     ]);
     expect(kb.analyse('tell me a joke').unknown).toEqual(['joke']);
+    // A light word is what the caller said, never a slip for a word a letter off it.
+    expect([...kb.analyse('are you around').terms.keys()]).not.toContain('ground');
   });
 
   it('names an entry by its topic or its first question turned round', () => {

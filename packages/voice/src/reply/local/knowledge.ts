@@ -280,7 +280,9 @@ export class KnowledgeBase {
         mineFirm.add(term);
       } else {
         for (const meant of this.closestInMeaning(w)) mine.set(meant.term, meant.similarity);
-        const near = this.nearest(term);
+        // A light word ("around", "back") is what the caller said, not a slip for a word one
+        // letter off ("ground"): it says nothing of a topic.
+        const near = this.lexicon.isLight(w) ? undefined : this.nearest(term);
         if (near !== undefined) {
           mine.set(near, Math.max(mine.get(near) ?? 0, FUZZY_WEIGHT));
           mineFirm.add(near);

@@ -87,8 +87,9 @@ describe('the matcher with sentence meaning, on our own callers’ lines', () =>
       own.demo.lines,
       own.demo.offTopic,
     );
-    // By words alone: 5 of 16. With meaning, 8 when written; the known misses stay.
-    expect(right).toBeGreaterThanOrEqual(7);
+    // By words alone: 5 of 16. With meaning, 8 when written, 9 once light words were no
+    // longer taken for slips ("around" for "ground"); the known misses stay.
+    expect(right).toBeGreaterThanOrEqual(9);
     expect(wrong).toEqual(['is it expensive to see the doctor → booking']);
     expect(facts).toEqual(BANK_AND_HOTEL);
   }, 30_000);
