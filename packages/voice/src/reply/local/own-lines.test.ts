@@ -95,6 +95,35 @@ describe('the matcher with sentence meaning, on our own callers’ lines', () =>
   }, 30_000);
 });
 
+describe('our own callers’ lines', () => {
+  it('share no line with the benchmark’s spoken lines, which measure what nobody tuned for', () => {
+    const fixtures = new URL('../../../../../bench/fixtures/understanding/', import.meta.url);
+    const said = (value: unknown): string[] => {
+      if (typeof value === 'string') return [normalize(value)];
+      if (Array.isArray(value)) return value.flatMap(said);
+      if (value === null || typeof value !== 'object') return [];
+      const {
+        knowledgeBase: _kb,
+        intake: _intake,
+        about: _about,
+        ...rest
+      } = value as Record<string, unknown>;
+      return Object.entries(rest).flatMap(([key, v]) =>
+        key === 'expect' || key === 'id' ? [] : said(v),
+      );
+    };
+    const benchmark = new Set(
+      ['dev-paraphrases.json', 'dental-practice.json', 'brief-requests.json'].flatMap((name) =>
+        said(JSON.parse(readFileSync(new URL(name, fixtures), 'utf8'))),
+      ),
+    );
+    const ours = said({ vet: own.vet, demo: own.demo });
+    expect(benchmark.size).toBeGreaterThan(50);
+    expect(ours.length).toBeGreaterThan(70);
+    expect(ours.filter((line) => benchmark.has(line))).toEqual([]);
+  });
+});
+
 describe('the matcher on our own callers’ lines', () => {
   it('answers a veterinary practice’s callers, and never with the wrong entry', () => {
     const { right, wrong, facts } = score(own.vet.knowledgeBase, own.vet.lines, own.vet.offTopic);
