@@ -99,6 +99,14 @@ const DEFAULT_BM25: Required<Bm25Options> = { k1: 1.2, b: 0.5 };
  */
 export const MEANING_ANSWER = 0.5;
 export const MEANING_LEAD = 0.1;
+/**
+ * The lead in meaning that breaks a tie the words left: one of the two entries they could
+ * not choose between, both fitting the caller's words. The words have already ruled out
+ * every other entry, so less of a margin is needed than for meaning alone. (Not for an
+ * entry the words would only ask about: a question sharing one word with it, "is the
+ * doctor nice", is close to it in meaning for that word alone.)
+ */
+export const MEANING_TIE_LEAD = 0.03;
 
 export interface KnowledgeMatch {
   entry: KnowledgeEntry;
@@ -446,9 +454,9 @@ export class KnowledgeBase {
 
   /**
    * The entry the sentence means: the closest in meaning at or above
-   * {@link MEANING_ANSWER}, ahead of the next by {@link MEANING_LEAD}. `supported` when the
-   * words point to it too (their own best match, or one of the two they could not choose
-   * between). Never an urgent entry: emergencies have their own path, and an ordinary
+   * {@link MEANING_ANSWER}, ahead of the next by {@link MEANING_LEAD}, or by
+   * {@link MEANING_TIE_LEAD} when it is one of the two entries the words could not choose
+   * between. `supported` when the words point to it too (that, or their own best match). Never an urgent entry: emergencies have their own path, and an ordinary
    * question close in meaning to one must not get the emergency answer.
    */
   private meantEntry(
@@ -458,12 +466,15 @@ export class KnowledgeBase {
     const ranked = this.meaning?.rank(text)?.filter((m) => this.entryAt(m.entry).urgent !== true);
     const [first, second] = ranked ?? [];
     if (first === undefined || first.similarity < MEANING_ANSWER) return undefined;
-    if (first.similarity - (second?.similarity ?? 0) < MEANING_LEAD) return undefined;
+    const lead = first.similarity - (second?.similarity ?? 0);
+    if (lead < MEANING_TIE_LEAD) return undefined;
     const entry = this.entryAt(first.entry);
-    const byWord =
-      byWords.kind === 'choose'
-        ? byWords.matches.find((m) => m.entry === entry)
-        : this.rank(text)[0];
+    // The words narrowed it down to two entries, this one among them: meaning breaks the tie.
+    const offered =
+      byWords.kind === 'choose' ? byWords.matches.find((m) => m.entry === entry) : undefined;
+    if (offered !== undefined) return { match: offered, supported: true };
+    if (lead < MEANING_LEAD) return undefined;
+    const byWord = this.rank(text)[0];
     return byWord?.entry === entry
       ? { match: byWord, supported: true }
       : { match: meaningOnly(entry, first.similarity), supported: false };

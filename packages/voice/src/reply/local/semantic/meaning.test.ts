@@ -4,7 +4,7 @@
  */
 import type { KnowledgeEntry } from '@talkbooth/protocol';
 import { describe, expect, it } from 'vitest';
-import { KnowledgeBase, MEANING_ANSWER, MEANING_LEAD } from '../knowledge.js';
+import { KnowledgeBase, MEANING_ANSWER, MEANING_LEAD, MEANING_TIE_LEAD } from '../knowledge.js';
 import { normalize, stripFillers } from '../text.js';
 import { MeaningIndex } from './meaning-index.js';
 import { cosine, sentenceEncoder, type SentenceEncoder } from './sentence-encoder.js';
@@ -84,6 +84,29 @@ describe('sentence meaning beside the words', () => {
       returns: close - MEANING_LEAD / 2,
     });
     expect(found.kind).not.toBe('answer');
+  });
+
+  it('breaks a tie the words left by a smaller lead in meaning, and only between those two', async () => {
+    const sentence = 'is the park open';
+    // By words alone: hours or parking, too close to call.
+    const byWords = new KnowledgeBase(ENTRIES).retrieve(sentence);
+    expect(byWords.kind === 'choose' && byWords.matches.map((m) => m.entry.id).sort()).toEqual([
+      'hours',
+      'parking',
+    ]);
+    const close = MEANING_ANSWER + 0.1;
+    const between = (MEANING_TIE_LEAD + MEANING_LEAD) / 2;
+    const tie = await retrieve(sentence, { parking: close, hours: close - between });
+    expect(tie.found.kind === 'answer' && tie.found.match.entry.id).toBe('parking');
+    // Too small a lead: still asked which.
+    const still = await retrieve(sentence, {
+      parking: close,
+      hours: close - MEANING_TIE_LEAD / 2,
+    });
+    expect(still.found.kind).toBe('choose');
+    // An entry the words did not offer needs the full lead: the caller is still asked.
+    const other = await retrieve(sentence, { returns: close, parking: close - between });
+    expect(other.found.kind).toBe('choose');
   });
 
   it('asks, and never answers, when the words offer nothing but the sentence means an entry', async () => {
