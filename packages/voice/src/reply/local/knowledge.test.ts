@@ -241,3 +241,33 @@ describe('KnowledgeBase on the demo clinic', () => {
     expect(empty.urgent('chest pain')).toBeUndefined();
   });
 });
+
+describe('KnowledgeBase on compound words', () => {
+  const pets = new KnowledgeBase([
+    {
+      id: 'microchip',
+      questions: ['Can you microchip my pet?'],
+      answer: 'A nurse can do it in a short appointment; the chip database keeps your details.',
+    },
+    { id: 'teeth', questions: ['My dog has toothache.'], answer: 'Book a dental check.' },
+    { id: 'worship', questions: ['Is there a place of worship nearby?'], answer: 'A chapel.' },
+  ]);
+
+  it('takes a word for the compound of the questions it ends ("chip" for "microchip")', () => {
+    const chip = pets.analyse('can you put a chip in my cat');
+    expect(chip.firm).toContain('microchip');
+    expect(chip.terms.get('microchip')).toBeLessThan(1);
+    expect(pets.retrieve('how much to chip my cat')).toMatchObject({
+      kind: 'answer',
+      match: { entry: { id: 'microchip' } },
+    });
+    // Through its lemma: "aches" is a form of the "ache" in "toothache".
+    expect([...pets.analyse('her tooth aches').terms.keys()]).toContain('toothach');
+  });
+
+  it('takes no short word for a compound, nor a word that only begins one', () => {
+    expect([...pets.analyse('i hurt my hip').terms.keys()]).not.toContain('worship');
+    // "micro" may be near "microchip" in meaning, but it is not taken for the word itself.
+    expect(pets.analyse('a micro question').firm).not.toContain('microchip');
+  });
+});

@@ -54,6 +54,10 @@ const FUZZY_WEIGHT = 0.8;
  * two are at least this similar, weighted by the similarity.
  */
 const MIN_MEANING_SIMILARITY = 0.3;
+/** The shortest caller word taken for the last part of a compound ("chip", "ache"). */
+const COMPOUND_HEAD = 4;
+/** The shortest first part of such a compound ("micro", "tooth"; not "s" + "hip"). */
+const COMPOUND_MODIFIER = 3;
 /** Entry words one caller word may stand for ("schedule" → "book", "plan"…). */
 const MAX_MEANINGS = 3;
 /** The best entry's score over the next one's at which it is answered without a doubt. */
@@ -208,6 +212,8 @@ export class KnowledgeBase {
   private readonly lexicon: Lexicon;
   /** Index term → the entries' words it came from ("park" ← "park", "parking"). */
   private readonly surfaceWords = new Map<string, Set<string>>();
+  /** The entries' question words made of a shorter word and the caller's ("microchip"), → term. */
+  private readonly questionCompounds = new Map<string, string>();
   private readonly meaningCache = new Map<string, { term: string; similarity: number }[]>();
   private readonly meaning: MeaningIndex | undefined;
 
@@ -223,6 +229,12 @@ export class KnowledgeBase {
         let set = this.surfaceWords.get(term);
         if (set === undefined) this.surfaceWords.set(term, (set = new Set()));
         set.add(w);
+      }
+    }
+    for (const w of words(this.entries.flatMap((e) => e.questions).join(' '))) {
+      if (STOP_WORDS.has(w)) continue;
+      if (w.length >= COMPOUND_HEAD + COMPOUND_MODIFIER) {
+        this.questionCompounds.set(w, stem(synonym(w)));
       }
     }
     this.questionTerms = this.entries.map((entry, i) => {
@@ -295,6 +307,11 @@ export class KnowledgeBase {
           mine.set(near, Math.max(mine.get(near) ?? 0, FUZZY_WEIGHT));
           mineFirm.add(near);
         }
+      }
+      // "chip" for a question's "microchip": a compound names a kind of its last word.
+      for (const compound of this.compoundsOf(w)) {
+        mine.set(compound, Math.max(mine.get(compound) ?? 0, FUZZY_WEIGHT));
+        mineFirm.add(compound);
       }
       if (mine.size === 0) {
         if (!unknown.includes(term)) unknown.push(term);
@@ -522,6 +539,26 @@ export class KnowledgeBase {
     }
     if (best.confidence >= clarify) return { kind: 'clarify', match: best };
     return { kind: 'none', closest: best };
+  }
+
+  /**
+   * Terms of the entries' question words that end in the caller's word (or its lemma) after
+   * a modifier of {@link COMPOUND_MODIFIER} letters or more: "chip" → "microchip",
+   * "ache" → "toothache". English compounds name a kind of their last word.
+   */
+  private compoundsOf(word: string): string[] {
+    if (word.length < COMPOUND_HEAD || this.lexicon.isLight(word)) return [];
+    const heads = new Set([word, this.lexicon.lemma(word)]);
+    const found: string[] = [];
+    for (const [compound, term] of this.questionCompounds) {
+      for (const head of heads) {
+        if (compound.length - head.length >= COMPOUND_MODIFIER && compound.endsWith(head)) {
+          found.push(term);
+          break;
+        }
+      }
+    }
+    return found;
   }
 
   /** Up to {@link MAX_MEANINGS} index terms whose entry words mean most nearly what `word` means. */

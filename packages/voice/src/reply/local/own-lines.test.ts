@@ -85,12 +85,11 @@ describe('the matcher with sentence meaning, on our own callers’ lines', () =>
       own.vet.offTopic,
     );
     // By words alone: 6 of 18 (above). With meaning, 11 when written; 12 of 21 with three
-    // more lines, written when meaning came to break the words' ties.
-    expect(right).toBeGreaterThanOrEqual(12);
+    // more lines, written when meaning came to break the words' ties; 14 once "chip" was
+    // taken for the question's "microchip".
+    expect(right).toBeGreaterThanOrEqual(14);
     expect(asked).toBeGreaterThanOrEqual(1);
-    // Known miss: "chip" is only in the microchip answer's words; the price and the kitten
-    // point to the neutering and vaccination answers as much.
-    expect(wrong).toEqual(['what does it cost to chip a kitten → neutering']);
+    expect(wrong).toEqual([]);
     // Known miss: a haircut is an act in WordNet, not a thing the caller names, and its
     // sentence is close in meaning to the price of neutering.
     expect(facts).toEqual(['how much does a haircut cost']);
