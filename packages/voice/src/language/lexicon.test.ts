@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Lexicon } from './lexicon.js';
+import { editDistance } from '../reply/local/text.js';
 
 // The lexicon the build makes from WordNet, the wink embeddings and wink-lemmatizer.
 const lexicon = Lexicon.default();
@@ -60,7 +64,31 @@ describe('Lexicon (built from WordNet, embeddings and a lemmatizer)', () => {
     }
   });
 
+  it('says how the recogniser pronounces a word, one letter per phone', () => {
+    const parking = lexicon.sounds('parking');
+    const barking = lexicon.sounds('barking');
+    expect(parking).toHaveLength(6); // P AA R K IH NG
+    expect(barking).toHaveLength(6);
+    expect(editDistance(parking ?? '', barking ?? '')).toBe(1);
+    expect(lexicon.sounds('knight')).toBe(lexicon.sounds('night'));
+    expect(lexicon.sounds('zzzqx')).toBeUndefined();
+  });
+
   it('says how to build it when the files are missing', () => {
     expect(() => Lexicon.load('/nonexistent')).toThrow(/npm run build/);
+  });
+
+  it('asks for a rebuild when its files come from an older build', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'talkbooth-lexicon-'));
+    try {
+      writeFileSync(
+        join(dir, 'lexicon.json'),
+        JSON.stringify({ version: 10, dimensions: 1, vectorScale: 1, words: ['a'] }),
+      );
+      writeFileSync(join(dir, 'vectors.bin'), Buffer.alloc(1));
+      expect(() => Lexicon.load(dir)).toThrow(/out of date.*npm run build/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -21,6 +21,11 @@ interface LexiconFile {
   light: string[];
   /** Words used mostly as nouns whose first sense is a thing or a place ("library", "taxi"). */
   things: string[];
+  /**
+   * Each word's first pronunciation in the recogniser's dictionary, one letter per phone
+   * (CMUdict's 39 phones, stress dropped), in the order of `words`.
+   */
+  sounds: string[];
   /** Word classes for callers' free answers (see `WordClass`). */
   categories: Record<WordClass, string[]>;
 }
@@ -67,6 +72,7 @@ export class Lexicon {
    */
   private readonly light: ReadonlySet<string>;
   private readonly things: ReadonlySet<string>;
+  private readonly soundsByIndex: readonly string[];
   private readonly relationCache = new Map<string, ReadonlyMap<string, number>>();
   private readonly oppositeCache = new Map<string, ReadonlyMap<string, number>>();
   private formsByLemma: Map<string, string[]> | undefined;
@@ -83,6 +89,7 @@ export class Lexicon {
     this.categories = file.categories;
     this.light = new Set(file.light);
     this.things = new Set(file.things);
+    this.soundsByIndex = file.sounds;
     this.vectors = vectors;
     this.dimensions = file.dimensions;
     this.scale = file.vectorScale;
@@ -106,6 +113,11 @@ export class Lexicon {
     const file = JSON.parse(readFileSync(json, 'utf8')) as LexiconFile;
     const raw = readFileSync(`${dir}/vectors.bin`);
     const vectors = new Int8Array(raw.buffer, raw.byteOffset, raw.byteLength);
+    if (!Array.isArray(file.sounds) || file.sounds.length !== file.words.length) {
+      throw new Error(
+        `The English lexicon in ${dir} is out of date: rebuild it with \`npm run build\`.`,
+      );
+    }
     if (vectors.length !== file.words.length * file.dimensions) {
       throw new Error(
         `The English lexicon in ${dir} is damaged: rebuild it with \`npm run build\`.`,
@@ -134,6 +146,16 @@ export class Lexicon {
    */
   isThing(word: string): boolean {
     return this.things.has(word);
+  }
+
+  /**
+   * How the recogniser's dictionary says the word, one letter per phone ("parking" and
+   * "barking" differ in their first letter), or undefined for a word the lexicon lacks.
+   */
+  sounds(word: string): string | undefined {
+    const i = this.index.get(word);
+    const sounds = i === undefined ? undefined : this.soundsByIndex[i];
+    return sounds === '' ? undefined : sounds;
   }
 
   /** The word's dictionary form ("swollen" → "swell"), or the word itself. */

@@ -271,3 +271,34 @@ describe('KnowledgeBase on compound words', () => {
     expect(pets.analyse('a micro question').firm).not.toContain('microchip');
   });
 });
+
+describe('KnowledgeBase on words that sound like a question word', () => {
+  const shop = new KnowledgeBase([
+    { id: 'parking', questions: ['Is there parking?'], answer: 'Behind the shop.' },
+    { id: 'fees', questions: ['What are your fees?'], answer: 'Ten pounds.' },
+    { id: 'marking', questions: ['Do you do marking of essays?'], answer: 'Yes.' },
+    { id: 'hours', questions: ['When are you open?'], answer: 'From nine.' },
+  ]);
+  const garage = new KnowledgeBase([
+    { id: 'parking', questions: ['Is there parking?'], answer: 'Behind the shop.' },
+    { id: 'hours', questions: ['When are you open?'], answer: 'From nine.' },
+  ]);
+
+  it('takes a word one phone off a single question word for it, a slip of the recogniser', () => {
+    expect(garage.soundsLike('barking')).toBe('park');
+    const heard = garage.analyse('is there barking');
+    expect(heard.firm).toContain('park');
+    expect(heard.terms.get('park')).toBeLessThan(1);
+    expect(garage.retrieve('is there barking')).toMatchObject({
+      kind: 'answer',
+      match: { entry: { id: 'parking' } },
+    });
+  });
+
+  it('takes no sound-alike that fits two entries, nor a short word', () => {
+    // "barking" is a phone off both "parking" and "marking": no clue which was meant.
+    expect(shop.soundsLike('barking')).toBeUndefined();
+    // Three phones: "keys" and "fees" are different words, not a slip.
+    expect(shop.soundsLike('keys')).toBeUndefined();
+  });
+});

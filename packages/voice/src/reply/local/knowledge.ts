@@ -54,6 +54,15 @@ const FUZZY_WEIGHT = 0.8;
  * two are at least this similar, weighted by the similarity.
  */
 const MIN_MEANING_SIMILARITY = 0.3;
+/**
+ * How much a word that sounds like one of the questions' words counts ("barking" heard for
+ * "parking"): a recogniser's slip, less sure than one of spelling.
+ */
+const SOUND_WEIGHT = 0.7;
+/** The fewest phones a word needs before one phone off means a slip, not another word. */
+const SOUND_MIN_PHONES = 4;
+/** From this many phones, two phones off still sound alike. */
+const SOUND_LONG_PHONES = 7;
 /** The shortest caller word taken for the last part of a compound ("chip", "ache"). */
 const COMPOUND_HEAD = 4;
 /** The shortest first part of such a compound ("micro", "tooth"; not "s" + "hip"). */
@@ -214,6 +223,8 @@ export class KnowledgeBase {
   private readonly surfaceWords = new Map<string, Set<string>>();
   /** The entries' question words made of a shorter word and the caller's ("microchip"), → term. */
   private readonly questionCompounds = new Map<string, string>();
+  /** The entries' question words as the recogniser's dictionary says them, with their term. */
+  private readonly questionSounds: { word: string; sounds: string; term: string }[] = [];
   private readonly meaningCache = new Map<string, { term: string; similarity: number }[]>();
   private readonly meaning: MeaningIndex | undefined;
 
@@ -235,6 +246,12 @@ export class KnowledgeBase {
       if (STOP_WORDS.has(w)) continue;
       if (w.length >= COMPOUND_HEAD + COMPOUND_MODIFIER) {
         this.questionCompounds.set(w, stem(synonym(w)));
+      }
+      const sounds = this.lexicon.sounds(w);
+      if (sounds !== undefined && sounds.length >= SOUND_MIN_PHONES) {
+        if (!this.questionSounds.some((q) => q.word === w)) {
+          this.questionSounds.push({ word: w, sounds, term: stem(synonym(w)) });
+        }
       }
     }
     this.questionTerms = this.entries.map((entry, i) => {
@@ -312,6 +329,13 @@ export class KnowledgeBase {
       for (const compound of this.compoundsOf(w)) {
         mine.set(compound, Math.max(mine.get(compound) ?? 0, FUZZY_WEIGHT));
         mineFirm.add(compound);
+      }
+      // Nothing in spelling or meaning: a word that sounds like one question word alone may
+      // be the recogniser's slip for it ("barking" for "parking").
+      const heard = mine.size === 0 ? this.soundsLike(w) : undefined;
+      if (heard !== undefined) {
+        mine.set(heard, SOUND_WEIGHT);
+        mineFirm.add(heard);
       }
       if (mine.size === 0) {
         if (!unknown.includes(term)) unknown.push(term);
@@ -539,6 +563,25 @@ export class KnowledgeBase {
     }
     if (best.confidence >= clarify) return { kind: 'clarify', match: best };
     return { kind: 'none', closest: best };
+  }
+
+  /**
+   * The term of the one question word the caller's word sounds like: a phone off (two for
+   * words of {@link SOUND_LONG_PHONES} phones or more), in words of
+   * {@link SOUND_MIN_PHONES} phones or more, never a light word. None when it sounds like
+   * words of two entries' terms: then it is no clue which was meant.
+   */
+  soundsLike(word: string): string | undefined {
+    if (this.lexicon.isLight(word)) return undefined;
+    const sounds = this.lexicon.sounds(word);
+    if (sounds === undefined || sounds.length < SOUND_MIN_PHONES) return undefined;
+    const max = sounds.length >= SOUND_LONG_PHONES ? 2 : 1;
+    const terms = new Set<string>();
+    for (const q of this.questionSounds) {
+      if (q.word === word || Math.abs(q.sounds.length - sounds.length) > max) continue;
+      if (editDistance(sounds, q.sounds, max) <= max) terms.add(q.term);
+    }
+    return terms.size === 1 ? [...terms][0] : undefined;
   }
 
   /**
