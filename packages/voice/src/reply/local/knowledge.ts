@@ -295,9 +295,11 @@ export class KnowledgeBase {
 
   /**
    * The caller's words as weighted index terms: a word the entries use counts fully, a
-   * near-miss spelling (a recogniser slip) as {@link FUZZY_WEIGHT}, and a word they do not
-   * use for each of the (up to {@link MAX_MEANINGS}) entry words closest to it in meaning,
-   * weighted by the similarity.
+   * near-miss spelling (a recogniser slip) or the last part of a question's compound
+   * ("chip" for "microchip") as {@link FUZZY_WEIGHT}, and a word they do not use for each of
+   * the (up to {@link MAX_MEANINGS}) entry words closest to it in meaning, weighted by the
+   * similarity; failing all these, for the one question word it sounds like
+   * ({@link soundsLike}), as {@link SOUND_WEIGHT}.
    */
   analyse(text: string): AnalysedQuery {
     const ws = joinCompounds(words(text), (t) => this.index.has(t));
@@ -497,8 +499,9 @@ export class KnowledgeBase {
    * The entry the sentence means: the closest in meaning at or above
    * {@link MEANING_ANSWER}, ahead of the next by {@link MEANING_LEAD}, or by
    * {@link MEANING_TIE_LEAD} when it is one of the two entries the words could not choose
-   * between. `supported` when the words point to it too (that, or their own best match). Never an urgent entry: emergencies have their own path, and an ordinary
-   * question close in meaning to one must not get the emergency answer.
+   * between. `supported` when the words point to it too (that, or their own best match).
+   * Never an urgent entry: emergencies have their own path, and an ordinary question close
+   * in meaning to one must not get the emergency answer.
    */
   private meantEntry(
     text: string,
@@ -569,7 +572,7 @@ export class KnowledgeBase {
    * The term of the one question word the caller's word sounds like: a phone off (two for
    * words of {@link SOUND_LONG_PHONES} phones or more), in words of
    * {@link SOUND_MIN_PHONES} phones or more, never a light word. None when it sounds like
-   * words of two entries' terms: then it is no clue which was meant.
+   * question words of two different terms: then it is no clue which was meant.
    */
   soundsLike(word: string): string | undefined {
     if (this.lexicon.isLight(word)) return undefined;
