@@ -46,6 +46,11 @@ export class TurnDetector {
   /** Consecutive voiced frames up to the latest, speech frames included. */
   private voicedRun = 0;
   private silentFrames = 0;
+  /**
+   * Frames since the last speech frame of the previous turn: a pre-roll may reach back
+   * into that turn's trailing silence, never into its words.
+   */
+  private sinceLastTurn = Infinity;
   private inTurn = false;
 
   constructor(options: TurnDetectorOptions) {
@@ -72,10 +77,14 @@ export class TurnDetector {
     complete: () => boolean,
     voiced: boolean = isSpeech,
   ): TurnEvent {
+    // Recent frames are kept in a turn too: a caller who speaks again right after a turn
+    // ends still gets the whole pre-roll (partly that turn's trailing silence), so the
+    // recogniser hears the same lead-in however soon they spoke.
+    this.recent.push(frame);
+    const kept = this.prerollFrames + this.startFrames + this.heldFrames;
+    if (this.recent.length > kept) this.recent.shift();
+    this.sinceLastTurn += 1;
     if (!this.inTurn) {
-      this.recent.push(frame);
-      const kept = this.prerollFrames + this.startFrames + this.heldFrames;
-      if (this.recent.length > kept) this.recent.shift();
       this.speechRun = isSpeech ? this.speechRun + 1 : 0;
       this.voicedRun = isSpeech || voiced ? this.voicedRun + 1 : 0;
       if (this.speechRun < this.startFrames) return { type: 'idle' };
@@ -83,12 +92,17 @@ export class TurnDetector {
       this.silentFrames = 0;
       // The pre-roll before the frames that started the turn, or before the voiced frames
       // held back just ahead of them.
-      const count = this.prerollFrames + Math.max(this.startFrames, this.voicedRun);
-      const frames = this.recent.splice(0).slice(-count);
+      const count = Math.min(
+        this.prerollFrames + Math.max(this.startFrames, this.voicedRun),
+        this.sinceLastTurn,
+      );
+      const frames = this.recent.slice(-count);
+      this.sinceLastTurn = 0;
       return { type: 'start', frames };
     }
 
     this.silentFrames = isSpeech ? 0 : this.silentFrames + 1;
+    if (isSpeech) this.sinceLastTurn = 0;
     const silence = this.silentFrames * this.frameMs;
     if (silence >= this.silenceMs || (silence >= this.earlySilenceMs && complete())) {
       this.inTurn = false;
@@ -104,6 +118,7 @@ export class TurnDetector {
     this.speechRun = 0;
     this.voicedRun = 0;
     this.silentFrames = 0;
+    this.sinceLastTurn = Infinity;
     this.recent.length = 0;
   }
 }
