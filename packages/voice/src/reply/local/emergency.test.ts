@@ -22,4 +22,18 @@ describe('EmergencyDetector', () => {
     expect(detect('Is the head nurse in today?')).toBeUndefined();
     expect(detect('Myself, I prefer mornings')).toBeUndefined();
   });
+
+  it('hears a phrase with one word spelled a letter off, as a recogniser that spells writes it', () => {
+    expect(detect('my father has chast pain')).toBe('chest pain');
+    expect(detect('I can not brethe')).toBe('can not breathe');
+    expect(detect('she had a heart atack')).toBe('heart attack');
+  });
+
+  it('takes a real word as said, and allows one slip only, in a phrase of two words or more', () => {
+    // "chess" is a word: not a slip of "chest".
+    expect(detect('I have chess pain')).toBeUndefined();
+    expect(detect('a chast pian')).toBeUndefined();
+    // A phrase of one word gives no other word to confirm a slip.
+    expect(detect('he had a stroak')).toBeUndefined();
+  });
 });

@@ -7,12 +7,21 @@
  * often calling about someone else, so the phrases are written in the first person and a
  * possessive or reflexive pronoun stands for any other ("hit my head" also catches "she
  * hit her head", "harm myself" also "he wants to harm himself").
+ *
+ * A recogniser that spells what it hears (Moonshine) can write a word of a phrase one
+ * letter off, as no dictionary has it: "i am chast pain". In a phrase of two words or
+ * more, one word may be such a slip, one letter from the phrase's word, when the caller's
+ * word is not an English word at all (a real word, "chess", is taken as said) and the
+ * phrase's other words are heard as they are.
  */
 import { EMERGENCY_PHRASES } from '../../language/emergency-phrases.js';
 import { Lexicon } from '../../language/lexicon.js';
+import { editDistance } from './text.js';
 
 /** Words that may stand between two words of a phrase. */
 const MAX_GAP = 2;
+/** Letters a slip may have (caller's word and phrase word alike), so short words never slip. */
+const MIN_SLIP_LETTERS = 4;
 
 /** Possessive and reflexive pronouns, each mapped to the first person the phrases use. */
 const PERSON: ReadonlyMap<string, string> = new Map([
@@ -42,7 +51,30 @@ export class EmergencyDetector {
     for (const phrase of this.phrases) {
       if (containsInOrder(lemmas, phrase)) return phrase.join(' ');
     }
+    for (const phrase of this.phrases) {
+      if (phrase.length < 2) continue;
+      for (let k = 0; k < phrase.length; k++) {
+        const wanted = phrase[k] as string;
+        if (wanted.length < MIN_SLIP_LETTERS) continue;
+        // Each slip of this phrase word in the caller's words stands in for it, once.
+        const slipped = lemmas.map((w) => (this.slipOf(w, wanted) ? wanted : w));
+        if (slipped.some((w, i) => w !== lemmas[i]) && containsInOrder(slipped, phrase)) {
+          return phrase.join(' ');
+        }
+      }
+    }
     return undefined;
+  }
+
+  /** Whether the caller's word is a one-letter slip of a phrase word, not a word itself. */
+  private slipOf(heard: string, wanted: string): boolean {
+    return (
+      heard !== wanted &&
+      heard.length >= MIN_SLIP_LETTERS &&
+      /^[a-z]+$/.test(heard) &&
+      !this.lexicon.has(heard) &&
+      editDistance(heard, wanted, 1) <= 1
+    );
   }
 
   /** A word as phrases are matched: its lemma, and any person's pronoun as the first. */
