@@ -4,6 +4,8 @@
 // (en-us en-gb f3 slt kal; build first). DENOISE=1 puts RNNoise in front, as calls do;
 // SHOW_SOURCES=1 also lists right replies taken from a reading other than the recogniser's
 // first; NO_VARIANTS=1 builds the language model from the assistant's own phrases only.
+// CALL_DENOISER=1 (with DENOISE=1) keeps one denoiser for each voice's call, hearing
+// GAP_S seconds (default 1.5) of quiet between lines, as a live call's does.
 // CARRY=1 uses pocketsphinx's own live adaptation instead of the product's per-call one.
 // The speaker `text` skips speech altogether: each line's own words go to the reply engine,
 // which shows what the matcher understands when nothing is misheard.
@@ -13,7 +15,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fromRoot } from './paths.mjs';
-import { demo, devLines, disposeSpeech, spoken, voice } from './speech.mjs';
+import { demo, devLines, disposeSpeech, NOISE_DBFS, spoken, voice } from './speech.mjs';
+const GAP_SAMPLES = Math.round(Number(process.env.GAP_S ?? 1.5) * 16000);
 
 const fixture = (name) =>
   JSON.parse(fs.readFileSync(fromRoot('bench/fixtures/understanding', name), 'utf8'));
@@ -61,15 +64,29 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
     let words = 0;
     // One call per voice: each line hands the recogniser's channel estimate to the next.
     let channel;
+    // CALL_DENOISER=1: one denoiser for the whole call, hearing GAP_S seconds of quiet
+    // between lines, as a live call's does (else a fresh one per line).
+    const callDenoiser =
+      process.env.DENOISE && process.env.CALL_DENOISER
+        ? await voice.RnnoiseSuppressor.create()
+        : null;
+    let gapSeed = 100;
     const heardLine = async (text) => {
       const samples = await spoken(text, SPEAKERS[key]);
       const stream = recognizer.open(channel ? { channel } : {});
-      const denoiser = process.env.DENOISE ? await voice.RnnoiseSuppressor.create() : null;
+      const denoiser =
+        callDenoiser ?? (process.env.DENOISE ? await voice.RnnoiseSuppressor.create() : null);
+      if (callDenoiser) {
+        // The call's quiet between lines goes through the denoiser too, as in a call.
+        const gap = voice.addNoiseFloor(new Int16Array(GAP_SAMPLES), NOISE_DBFS, (gapSeed += 1));
+        for (let o = 0; o + voice.FRAME_SAMPLES <= gap.length; o += voice.FRAME_SAMPLES)
+          denoiser.process(gap.subarray(o, o + voice.FRAME_SAMPLES));
+      }
       for (let o = 0; o + voice.FRAME_SAMPLES <= samples.length; o += voice.FRAME_SAMPLES) {
         const frame = samples.subarray(o, o + voice.FRAME_SAMPLES);
         stream.push(denoiser ? denoiser.process(frame) : frame);
       }
-      denoiser?.dispose?.();
+      if (!callDenoiser) denoiser?.dispose?.();
       const heard = await stream.finish();
       channel = heard.channel ?? channel;
       return heard;
