@@ -13,8 +13,8 @@ export interface EmbeddedEnginesOptions {
 }
 
 /**
- * The offline engines every Talkbooth process has: Moonshine hears, with pocketsphinx
- * following along (or pocketsphinx alone, for an assistant that names it), the local reply
+ * The offline engines every Talkbooth process has: pocketsphinx hears (or Moonshine, with
+ * pocketsphinx following along, for an assistant that names it), the local reply
  * engine answers (or a hosted model, when an assistant has one and its key), eSpeak NG
  * speaks. A deployment adds engines to the registry this returns.
  */
@@ -27,10 +27,11 @@ export function embeddedEngines(options: EmbeddedEnginesOptions): EngineRegistry
     .encode(['hello'])
     .catch(() => undefined);
   const pocketsphinx = new PocketsphinxTranscriber(options);
-  // Moonshine is the default: it hears callers' own words far better than pocketsphinx's
-  // general model (BENCHMARKS.md); pocketsphinx alone runs for assistants that name it.
+  // Moonshine runs for assistants that name it (`transcriber.provider: 'moonshine'`). It is
+  // not the default yet: on the live-call test of the demo's own questions it missed an
+  // emergency line that pocketsphinx alone hears (see the README).
   return new EngineRegistry({
-    transcriber: new MoonshineTranscriber(pocketsphinx),
+    transcriber: pocketsphinx,
     voice: new EspeakVoice(),
-  }).addTranscriber(pocketsphinx);
+  }).addTranscriber(new MoonshineTranscriber(pocketsphinx));
 }

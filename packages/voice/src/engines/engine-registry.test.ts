@@ -50,7 +50,7 @@ describe.skipIf(pocketsphinxProblem() !== null)('the engine registry', () => {
   it('runs an assistant that names no engines on the embedded ones, and says so', async () => {
     const stages = await stagesFor(ASSISTANT);
     expect(stages.providers).toEqual({
-      transcriber: { requested: 'moonshine', used: 'moonshine' },
+      transcriber: { requested: 'pocketsphinx', used: 'pocketsphinx' },
       model: { requested: 'local', used: 'local' },
       voice: { requested: 'espeak', used: 'espeak', voiceId: 'en-us' },
     });
@@ -59,8 +59,8 @@ describe.skipIf(pocketsphinxProblem() !== null)('the engine registry', () => {
     expect(stages.fallbackReply()).toBeInstanceOf(LocalReplyEngine);
   });
 
-  it('runs Moonshine by default, and checks its model files', async () => {
-    const stages = await stagesFor(ASSISTANT);
+  it('runs Moonshine for an assistant that names it, and checks its model files', async () => {
+    const stages = await stagesFor({ ...ASSISTANT, transcriber: { provider: 'moonshine' } });
     expect(stages.providers.transcriber).toEqual({ requested: 'moonshine', used: 'moonshine' });
     expect(stages.recognizer.provider).toBe('moonshine');
     // A moment of silence: no words, and no error from either recogniser.
@@ -69,15 +69,6 @@ describe.skipIf(pocketsphinxProblem() !== null)('the engine registry', () => {
     expect(await stream.finish()).toMatchObject({ text: '' });
     await expect(registry.check()).resolves.toBe('ok');
   }, 30_000);
-
-  it('runs pocketsphinx alone for an assistant that names it', async () => {
-    const stages = await stagesFor({ ...ASSISTANT, transcriber: { provider: 'pocketsphinx' } });
-    expect(stages.providers.transcriber).toEqual({
-      requested: 'pocketsphinx',
-      used: 'pocketsphinx',
-    });
-    expect(stages.recognizer.provider).toBe('pocketsphinx');
-  });
 
   it('falls back from engines it does not have, naming what ran instead and why', async () => {
     const stages = await stagesFor({
@@ -88,9 +79,9 @@ describe.skipIf(pocketsphinxProblem() !== null)('the engine registry', () => {
     });
     expect(stages.providers.transcriber).toEqual({
       requested: 'deepgram',
-      used: 'moonshine',
+      used: 'pocketsphinx',
       reason: expect.stringMatching(
-        /deepgram is not a transcriber .*has moonshine, pocketsphinx.*ran instead/,
+        /deepgram is not a transcriber .*has pocketsphinx, moonshine.*ran instead/,
       ),
     });
     // The hosted voice's id means nothing to eSpeak: the default voice speaks.

@@ -64,7 +64,7 @@ describe('a live conversation with the demo clinic (real server, real engines, r
       providers: {
         transcriber: {
           requested: 'deepgram',
-          used: 'moonshine',
+          used: 'pocketsphinx',
           reason: expect.stringContaining('deepgram'),
         },
         model: { requested: 'local', used: 'local' },

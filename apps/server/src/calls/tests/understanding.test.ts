@@ -29,7 +29,7 @@ beforeAll(async () => {
     firstMessage: dental.assistant.firstMessage,
     endCallMessage: dental.assistant.endCallMessage,
     endCallPhrases: dental.assistant.endCallPhrases,
-    transcriber: { provider: 'moonshine', model: 'tiny', language: 'en' },
+    transcriber: { provider: 'pocketsphinx', model: 'en-us', language: 'en' },
     model: {
       provider: 'local',
       model: 'knowledge-base',

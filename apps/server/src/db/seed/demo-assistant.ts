@@ -17,7 +17,7 @@ export function demoAssistantDefinition(): Record<string, unknown> {
     endCallPhrases: assistant.endCallPhrases,
     silenceTimeoutSeconds: assistant.silenceTimeoutSeconds,
     maxDurationSeconds: assistant.maxDurationSeconds,
-    transcriber: { provider: 'moonshine', model: 'tiny', language: 'en' },
+    transcriber: { provider: 'pocketsphinx', model: 'en-us', language: 'en' },
     model: {
       provider: 'local',
       model: 'knowledge-base',

@@ -81,8 +81,8 @@ export const FINAL_TRANSCRIPT = 'transcript[transcriptType="final"]';
 export const EMBEDDED_MODEL = { provider: 'local', model: 'knowledge-base' } as const;
 export const EMBEDDED_VOICE = { provider: 'espeak', voiceId: 'en-us' } as const;
 export const EMBEDDED_TRANSCRIBER = {
-  provider: 'moonshine',
-  model: 'tiny',
+  provider: 'pocketsphinx',
+  model: 'en-us',
   language: 'en',
 } as const;
 
