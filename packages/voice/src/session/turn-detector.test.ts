@@ -38,10 +38,12 @@ describe('TurnDetector', () => {
 
   it("gives a turn that starts right after another the whole pre-roll, from that turn's silence only", () => {
     // Frames numbered by when they came, so the pre-roll shows where it reaches back to.
-    const detector = new TurnDetector({ frameMs: 20, silenceMs: 100, prerollFrames: 4 });
-    let n = 0;
-    const push = (pattern: string) =>
-      [...pattern].map((c) => detector.push(Int16Array.of((n += 1)), c === 'S', () => false));
+    const numbered = (detector: TurnDetector) => {
+      let n = 0;
+      return (pattern: string) =>
+        [...pattern].map((c) => detector.push(Int16Array.of((n += 1)), c === 'S', () => false));
+    };
+    const push = numbered(new TurnDetector({ frameMs: 20, silenceMs: 100, prerollFrames: 4 }));
     expect(push('..SSSSS.....').at(-1)?.type).toBe('end');
     // Frames 3–7 were the first turn's speech; 8–12 its trailing silence.
     const start = push('.SSS').at(-1);
@@ -49,10 +51,7 @@ describe('TurnDetector', () => {
       10, 11, 12, 13, 14, 15, 16,
     ]);
     // Straight after the words, the pre-roll stops at them.
-    const tight = new TurnDetector({ frameMs: 20, silenceMs: 40, prerollFrames: 4 });
-    n = 0;
-    const pushTight = (pattern: string) =>
-      [...pattern].map((c) => tight.push(Int16Array.of((n += 1)), c === 'S', () => false));
+    const pushTight = numbered(new TurnDetector({ frameMs: 20, silenceMs: 40, prerollFrames: 4 }));
     expect(pushTight('SSSSS..').at(-1)?.type).toBe('end');
     const next = pushTight('SSS').at(-1);
     expect(next?.type === 'start' && next.frames.map((f) => f[0])).toEqual([6, 7, 8, 9, 10]);
