@@ -4,6 +4,7 @@ import { EngineRegistry } from './engine-registry.js';
 import { EspeakVoice } from './espeak-voice.js';
 import { MoonshineTranscriber } from './moonshine-transcriber.js';
 import { PocketsphinxTranscriber } from './pocketsphinx-transcriber.js';
+import { SharedMoonshineModel } from './shared-moonshine-model.js';
 
 export interface EmbeddedEnginesOptions {
   /** Where built language models are cached. */
@@ -13,8 +14,9 @@ export interface EmbeddedEnginesOptions {
 }
 
 /**
- * The offline engines every Talkbooth process has: pocketsphinx hears (or Moonshine, with
- * pocketsphinx following along, for an assistant that names it), the local reply
+ * The offline engines every Talkbooth process has: pocketsphinx hears, with Moonshine
+ * listening for emergencies in what it doubts (or Moonshine hears, with pocketsphinx
+ * following along, for an assistant that names it), the local reply
  * engine answers (or a hosted model, when an assistant has one and its key), eSpeak NG
  * speaks. A deployment adds engines to the registry this returns.
  */
@@ -26,12 +28,15 @@ export function embeddedEngines(options: EmbeddedEnginesOptions): EngineRegistry
   void sentenceEncoder()
     .encode(['hello'])
     .catch(() => undefined);
-  const pocketsphinx = new PocketsphinxTranscriber(options);
-  // Moonshine runs for assistants that name it (`transcriber.provider: 'moonshine'`). It is
-  // not the default yet: on the live-call test of the demo's own questions it missed an
-  // emergency line that pocketsphinx alone hears (see the README).
+  // Moonshine, shared: the second opinion on what pocketsphinx doubts, and the recogniser
+  // of assistants that name it. Without its model files, pocketsphinx hears alone.
+  const moonshine = new SharedMoonshineModel();
+  const pocketsphinx = new PocketsphinxTranscriber({ ...options, secondOpinion: moonshine });
+  // Moonshine hears on its own for assistants that name it (`transcriber.provider:
+  // 'moonshine'`). It is not the default: it is slower on every turn, and on the live-call
+  // test of the demo's own questions it missed an emergency line (see the README).
   return new EngineRegistry({
     transcriber: pocketsphinx,
     voice: new EspeakVoice(),
-  }).addTranscriber(new MoonshineTranscriber(pocketsphinx));
+  }).addTranscriber(new MoonshineTranscriber(pocketsphinx, moonshine));
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { AssistantDto } from '@talkbooth/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalReplyEngine } from '../reply/local/engine.js';
+import { SecondOpinionRecognizer } from '../stt/moonshine/second-opinion-recognizer.js';
 import { pocketsphinxProblem } from '../stt/pocketsphinx/native.js';
 import type { DomainVocabulary } from '../stt/types.js';
 import { embeddedEngines } from './embedded-engines.js';
@@ -57,6 +58,9 @@ describe.skipIf(pocketsphinxProblem() !== null)('the engine registry', () => {
     expect(stages.reply).toBeInstanceOf(LocalReplyEngine);
     expect(stages.synthesizer.sampleRate).toBeGreaterThan(0);
     expect(stages.fallbackReply()).toBeInstanceOf(LocalReplyEngine);
+    // Pocketsphinx hears, with Moonshine's second opinion on what it doubts.
+    expect(stages.recognizer).toBeInstanceOf(SecondOpinionRecognizer);
+    expect(stages.recognizer.provider).toBe('pocketsphinx');
   });
 
   it('runs Moonshine for an assistant that names it, and checks its model files', async () => {

@@ -1,14 +1,11 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  MOONSHINE_MODEL_FILES,
-  MoonshineModel,
-  moonshineModelDir,
-} from '../stt/moonshine/moonshine-model.js';
+import { MOONSHINE_MODEL_FILES, moonshineModelDir } from '../stt/moonshine/moonshine-model.js';
 import { MoonshineRecognizer } from '../stt/moonshine/moonshine-recognizer.js';
 import { pocketsphinxProblem } from '../stt/pocketsphinx/native.js';
 import type { DomainVocabulary, SpeechRecognizer } from '../stt/types.js';
 import type { PocketsphinxTranscriber } from './pocketsphinx-transcriber.js';
+import type { SharedMoonshineModel } from './shared-moonshine-model.js';
 import type { TranscriberEngine } from './types.js';
 
 /**
@@ -21,32 +18,23 @@ import type { TranscriberEngine } from './types.js';
  */
 export class MoonshineTranscriber implements TranscriberEngine {
   readonly name = 'moonshine';
-  private model: Promise<MoonshineModel> | null = null;
 
-  constructor(private readonly follower: PocketsphinxTranscriber) {}
-
-  private loaded(): Promise<MoonshineModel> {
-    if (this.model === null) {
-      const loading = MoonshineModel.load();
-      loading.catch(() => {
-        if (this.model === loading) this.model = null;
-      });
-      this.model = loading;
-    }
-    return this.model;
-  }
+  constructor(
+    private readonly follower: PocketsphinxTranscriber,
+    private readonly model: SharedMoonshineModel,
+  ) {}
 
   async recognizer(vocabulary: DomainVocabulary): Promise<SpeechRecognizer> {
     const [model, follower] = await Promise.all([
-      this.loaded(),
-      pocketsphinxProblem() === null ? this.follower.recognizer(vocabulary) : undefined,
+      this.model.get(),
+      pocketsphinxProblem() === null ? this.follower.streamingRecognizer(vocabulary) : undefined,
     ]);
     return new MoonshineRecognizer({ model, ...(follower ? { follower } : {}) });
   }
 
   /** Loads the model and builds the follower's language model, so a first call starts fast. */
   async prepare(vocabulary: DomainVocabulary): Promise<void> {
-    await Promise.all([this.loaded(), this.follower.prepare(vocabulary)]);
+    await Promise.all([this.model.get(), this.follower.prepare(vocabulary)]);
   }
 
   /** The model files are installed (loading them waits for the first call that needs them). */
@@ -64,11 +52,6 @@ export class MoonshineTranscriber implements TranscriberEngine {
   }
 
   async dispose(): Promise<void> {
-    const model = this.model;
-    this.model = null;
-    await Promise.allSettled([
-      this.follower.dispose(),
-      model?.then((m) => m.dispose()) ?? Promise.resolve(),
-    ]);
+    await Promise.allSettled([this.follower.dispose(), this.model.dispose()]);
   }
 }

@@ -2,8 +2,10 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { buildDomainModelOffThread } from '../stt/language-model/build.js';
 import { checkModel, pocketsphinxProblem } from '../stt/pocketsphinx/native.js';
+import { SecondOpinionRecognizer } from '../stt/moonshine/second-opinion-recognizer.js';
 import { PocketsphinxRecognizer } from '../stt/pocketsphinx/recognizer.js';
 import type { DomainVocabulary, SpeechRecognizer } from '../stt/types.js';
+import type { SharedMoonshineModel } from './shared-moonshine-model.js';
 import type { TranscriberEngine } from './types.js';
 
 /** Recognisers kept ready (one per assistant vocabulary); the least recently used goes first. */
@@ -18,6 +20,11 @@ export interface PocketsphinxTranscriberOptions {
   modelCacheDir: string;
   /** How long a recogniser's decoder pool idles before shrinking to its spare. */
   idleTrimMs?: number;
+  /**
+   * Moonshine, to listen for emergencies on the utterances pocketsphinx doubts (see
+   * `SecondOpinionRecognizer`). Without it, pocketsphinx's readings alone are checked.
+   */
+  secondOpinion?: SharedMoonshineModel;
 }
 
 /**
@@ -81,8 +88,23 @@ export class PocketsphinxTranscriber implements TranscriberEngine {
     return total;
   }
 
-  /** The recogniser for a vocabulary: built (or loaded from the model cache) on first use. */
-  recognizer(vocabulary: DomainVocabulary): Promise<SpeechRecognizer> {
+  /**
+   * The recogniser a call hears with: pocketsphinx, with Moonshine's second opinion on the
+   * utterances it doubts when the engine has one. The model starts loading (with its
+   * first, slow run) with the first call, in the background: by the caller's first words,
+   * after the greeting, it is ready; a process that serves no calls never loads it.
+   */
+  async recognizer(vocabulary: DomainVocabulary): Promise<SpeechRecognizer> {
+    const shared = this.options.secondOpinion;
+    void shared?.get().catch(() => undefined);
+    const primary = await this.streamingRecognizer(vocabulary);
+    return shared === undefined
+      ? primary
+      : new SecondOpinionRecognizer({ primary, model: () => shared.get() });
+  }
+
+  /** Pocketsphinx alone for a vocabulary: built (or loaded from the model cache) on first use. */
+  streamingRecognizer(vocabulary: DomainVocabulary): Promise<SpeechRecognizer> {
     const key = vocabularyKey(vocabulary);
     const cached = this.recognizers.get(key);
     if (cached !== undefined) {

@@ -35,12 +35,15 @@ export interface ReplyEngine {
    * then its alternatives) this engine understands best, as an index. `history` is the
    * conversation before these words. The session records and answers that reading.
    * Readings from index `answerable` on (default: none) are the recogniser's less likely
-   * hypotheses: only an emergency heard in them may make one the choice.
+   * hypotheses: only an emergency heard in them may make one the choice. Readings from
+   * index `independentFrom` on (default: none) are a second recogniser's: an emergency
+   * heard in one of them is enough on its own.
    */
   choose?(
     readings: readonly string[],
     history: readonly ChatMessage[],
     answerable?: number,
+    independentFrom?: number,
   ): number;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Which reading of the caller's words a call answers: the recogniser's best, one of its
- * alternatives, or, for an emergency only, one of its N-best hypotheses; the reply engine
- * decides (`ReplyEngine.choose`).
+ * alternatives, or, for an emergency only, one of its N-best hypotheses or a second
+ * recogniser's reading; the reply engine decides (`ReplyEngine.choose`).
  */
 import type { ChatMessage, ReplyEngine } from '../reply/types.js';
 import type { RecognitionResult } from '../stt/types.js';
@@ -17,7 +17,9 @@ export function chosenReading(
   history: readonly ChatMessage[],
 ): string {
   const readings = clean([result.text, ...(result.alternatives ?? [])]);
-  const all = [...readings, ...clean(result.hypotheses)];
+  const hypotheses = clean(result.hypotheses);
+  const all = [...readings, ...hypotheses, ...clean(result.secondOpinion)];
   if (readings.length === 0 || all.length === 1 || !reply.choose) return readings[0] ?? '';
-  return all[reply.choose(all, history, readings.length)] ?? readings[0] ?? '';
+  const independentFrom = readings.length + hypotheses.length;
+  return all[reply.choose(all, history, readings.length, independentFrom)] ?? readings[0] ?? '';
 }

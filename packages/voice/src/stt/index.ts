@@ -67,3 +67,7 @@ export {
   MoonshineRecognizer,
   type MoonshineRecognizerOptions,
 } from './moonshine/moonshine-recognizer.js';
+export {
+  SecondOpinionRecognizer,
+  type SecondOpinionOptions,
+} from './moonshine/second-opinion-recognizer.js';

@@ -25,6 +25,13 @@ export interface RecognitionResult {
    */
   hypotheses?: string[];
   /**
+   * Readings of the same audio by a second, independent recogniser (Moonshine, on an
+   * utterance pocketsphinx doubted), for the emergency check only: an emergency heard in
+   * one of them is enough, as two different recognisers rarely make the same slip. Never
+   * a reading to answer a question from.
+   */
+  secondOpinion?: string[];
+  /**
    * What the recogniser learned about the caller's channel (microphone, level, voice)
    * from this utterance, to hand to the next `open()` of the same call.
    */

@@ -243,11 +243,19 @@ export class Dialog {
   }
 
   /** See `LocalReplyEngine.choose`. */
-  chooseReading(readings: readonly string[], answerable = readings.length): ReadingChoice {
+  chooseReading(
+    readings: readonly string[],
+    answerable = readings.length,
+    independentFrom = readings.length,
+  ): ReadingChoice {
     const all = readings.map((r) => stripFillers(normalize(r)));
     const ns = all.slice(0, answerable);
     const urgent = ns.findIndex((n) => this.urgentEntry(n) !== undefined);
     if (urgent >= 0) return { index: urgent };
+    // A second recogniser hearing an emergency is enough: the two rarely make the same slip,
+    // and a caller in trouble that one of them misheard must not be missed.
+    const second = all.findIndex((n, i) => i >= independentFrom && this.urgentEntry(n));
+    if (second >= 0) return { index: second };
     // Deeper in the recogniser's N-best list, an emergency phrase counts when it is heard
     // in two readings or more: one alone is as likely a slip of the model. And not when the
     // best reading is a question the assistant answers outright: the domain model hears
@@ -256,6 +264,7 @@ export class Dialog {
     // the alarm back.
     const first = ns[0] ?? '';
     const alarms = all
+      .slice(0, independentFrom)
       .map((n, i) => ({ i, phrase: i >= answerable ? this.emergency.detect(n) : undefined }))
       .filter((a) => a.phrase !== undefined);
     if (alarms.length >= MIN_HYPOTHESES_FOR_ALARM && this.kb.retrieve(first).kind !== 'answer') {

@@ -111,9 +111,10 @@ export class LocalReplyEngine implements ReplyEngine {
     readings: readonly string[],
     history: readonly ChatMessage[],
     answerable = readings.length,
+    independentFrom = readings.length,
   ): number {
     const { dialog } = this.replay(history);
-    const choice = dialog.chooseReading(readings, answerable);
+    const choice = dialog.chooseReading(readings, answerable, independentFrom);
     const turn = history.filter((message) => message.role === 'user').length;
     if (choice.doubtful === true) this.doubtfulTurns.add(turn);
     else this.doubtfulTurns.delete(turn);

@@ -164,6 +164,23 @@ describe('emergencies in the caller’s own words', () => {
     expect(engine.choose(['she has doctor lot', 'she has collapsed'], [])).toBe(1);
   });
 
+  it('takes an emergency a second recogniser heard, on its own, but never answers a question from it', () => {
+    const engine = new LocalReplyEngine({ assistant: demoAssistant });
+    const best = ['she has a doctor left', 'she has doctor lot'];
+    const deeper = ['she has doctor lab', 'she has dock collapsed'];
+    // One N-best hypothesis with an emergency phrase is not enough (above); one reading of
+    // the second recogniser is, a one-letter slip in a phrase of two words included.
+    expect(engine.choose([...best, ...deeper, 'my sister collapsed'], [], 2, 4)).toBe(4);
+    expect(engine.choose([...best, 'my brother has chast pain'], [], 2, 2)).toBe(2);
+    // Its readings are for the emergency check only: a question it heard is not answered.
+    expect(engine.choose([...best, 'where can i park my car'], [], 2, 2)).toBe(0);
+    // Nor do they lend an alarm to the N-best list's lone one.
+    expect(engine.choose([...best, ...deeper, 'she has dock collapsed'], [], 2, 4)).toBe(4);
+    expect(engine.choose([...best, 'she has dock collapsed', 'she has a doctor'], [], 2, 3)).toBe(
+      0,
+    );
+  });
+
   it('does not let N-best emergency phrases overrule a question heard clearly', () => {
     const engine = new LocalReplyEngine({ assistant: demoAssistant });
     const deeper = ['when are you collapsed on saturday', 'when you collapsed saturday'];

@@ -115,7 +115,8 @@ function distinct(readings: readonly string[], first: string): string[] {
   return [...new Set(readings)].filter((r) => r !== '' && r !== first);
 }
 
-function toFloat(frames: readonly Int16Array[]): Float32Array {
+/** 16-bit frames as one float signal (-1…1), as Moonshine reads it. */
+export function toFloat(frames: readonly Int16Array[]): Float32Array {
   const audio = new Float32Array(frames.length * FRAME_SAMPLES);
   let at = 0;
   for (const frame of frames) {

@@ -1,0 +1,102 @@
+/**
+ * Pocketsphinx with Moonshine's second opinion, both real, on synthesised speech (eSpeak
+ * NG over a quiet noise floor): our own sentences, never the benchmark's lines.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { vocabularyFor } from '../../assistant/vocabulary.js';
+import { demoAssistant } from '../../reply/testing/conversation.js';
+import { pocketsphinxAvailable } from '../pocketsphinx/native.js';
+import { PocketsphinxRecognizer } from '../pocketsphinx/recognizer.js';
+import { spokenFramesAll, speechToolsAvailable, TEST_VOICES } from '../testing/speech.js';
+import type { SpeechRecognizer } from '../types.js';
+import { MoonshineModel } from './moonshine-model.js';
+import { MoonshineRecognizer } from './moonshine-recognizer.js';
+import { SecondOpinionRecognizer } from './second-opinion-recognizer.js';
+
+async function hear(recognizer: SpeechRecognizer, frames: readonly Int16Array[]) {
+  const stream = recognizer.open();
+  for (const frame of frames) stream.push(frame);
+  return stream.finish();
+}
+
+describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
+  'pocketsphinx with Moonshine’s second opinion on what it doubts',
+  () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'second-opinion-'));
+    let model: MoonshineModel;
+    let primary: PocketsphinxRecognizer;
+    const voice = TEST_VOICES[0] ?? { voice: 'en-us', rate: 160 };
+    // The demo clinic's own wording (its domain model is sure of it), and a caller's own
+    // words about someone in trouble, which no entry uses.
+    const own = (demoAssistant.model?.knowledge?.[0]?.questions[0] ?? '')
+      .toLowerCase()
+      .replace(/\?/, '');
+    const trouble = 'my grandmother collapsed in the kitchen this morning';
+    let sure: Int16Array[];
+    let doubted: Int16Array[];
+    beforeAll(async () => {
+      model = await MoonshineModel.load();
+      primary = await PocketsphinxRecognizer.create({
+        vocabulary: vocabularyFor(demoAssistant),
+        cacheDir,
+      });
+      [sure = [], doubted = []] = await spokenFramesAll([
+        { text: own, voice },
+        { text: trouble, voice },
+      ]);
+    });
+    afterAll(async () => {
+      primary.dispose();
+      await model.dispose();
+      rmSync(cacheDir, { recursive: true, force: true });
+    });
+
+    it('leaves a reading the domain model is sure of alone, without running Moonshine', async () => {
+      const transcribe = vi.spyOn(model, 'transcribe');
+      try {
+        const recognizer = new SecondOpinionRecognizer({ primary, model: async () => model });
+        const result = await hear(recognizer, sure);
+        const alone = await hear(primary, sure);
+        expect(result.text).toBe(alone.text);
+        expect(result.hypotheses).toEqual(alone.hypotheses);
+        expect(result.model).toBe('domain');
+        expect(result.secondOpinion).toBeUndefined();
+        expect(transcribe).not.toHaveBeenCalled();
+      } finally {
+        transcribe.mockRestore();
+      }
+    }, 60_000);
+
+    it('adds what Moonshine heard beside a doubted reading, whose words stay the answer', async () => {
+      const recognizer = new SecondOpinionRecognizer({ primary, model: async () => model });
+      const result = await hear(recognizer, doubted);
+      const alone = await hear(primary, doubted);
+      const moonshine = await hear(new MoonshineRecognizer({ model }), doubted);
+      expect(alone.model).toBe('general');
+      // The answer is pocketsphinx's, as without the second opinion…
+      expect(result).toMatchObject({ text: alone.text, model: 'general' });
+      // …and Moonshine's reading of the same audio is beside it, emergency words and all.
+      expect(result.secondOpinion).toEqual([moonshine.text]);
+      expect(moonshine.text, moonshine.text).toMatch(/\bcollapsed\b/);
+    }, 60_000);
+
+    it('keeps the turn when Moonshine cannot be loaded, and drops a cancelled utterance', async () => {
+      const broken = new SecondOpinionRecognizer({
+        primary,
+        model: () => Promise.reject(new Error('model files missing')),
+      });
+      const result = await hear(broken, doubted);
+      expect(result.text).toBe((await hear(primary, doubted)).text);
+      expect(result.secondOpinion).toBeUndefined();
+
+      const stream = new SecondOpinionRecognizer({ primary, model: async () => model }).open();
+      stream.push(doubted[0] ?? new Int16Array(320));
+      stream.cancel();
+      // The pair went back to the pool: the next utterance is heard as before.
+      expect((await hear(primary, sure)).model).toBe('domain');
+    }, 60_000);
+  },
+);
