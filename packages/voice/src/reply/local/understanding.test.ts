@@ -174,8 +174,10 @@ describe('emergencies in the caller’s own words', () => {
     expect(engine.choose([...best, 'my brother has chast pain'], [], 2, 2)).toBe(2);
     // Its readings are for the emergency check only: a question it heard is not answered.
     expect(engine.choose([...best, 'where can i park my car'], [], 2, 2)).toBe(0);
-    // Nor do they lend an alarm to the N-best list's lone one.
+    // Where both hear it, the second recogniser's reading is the one answered (not the
+    // N-best list's)…
     expect(engine.choose([...best, ...deeper, 'she has dock collapsed'], [], 2, 4)).toBe(4);
+    // …and where it does not, it lends no vote to the N-best list's lone alarm.
     expect(engine.choose([...best, 'she has dock collapsed', 'she has a doctor'], [], 2, 3)).toBe(
       0,
     );
