@@ -83,6 +83,32 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
       expect(moonshine.text, moonshine.text).toMatch(/\bcollapsed\b/);
     }, 60_000);
 
+    it('asks Moonshine about a domain reading taken without certainty, never about a sure one', async () => {
+      // A scripted primary: what pocketsphinx answers for a reading of each confidence.
+      const scripted = (confidence: number): SpeechRecognizer => ({
+        provider: 'pocketsphinx',
+        open: () => ({
+          push: () => undefined,
+          partial: () => '',
+          finish: () => ({ text: 'my grandmother is kitchen', model: 'domain', confidence }),
+          cancel: () => undefined,
+        }),
+        dispose: () => undefined,
+      });
+      const moonshine = (await hear(new MoonshineRecognizer({ model }), doubted)).text;
+      const taken = await hear(
+        new SecondOpinionRecognizer({ primary: scripted(0.67), model: async () => model }),
+        doubted,
+      );
+      expect(taken).toMatchObject({ text: 'my grandmother is kitchen', model: 'domain' });
+      expect(taken.secondOpinion).toEqual([moonshine]);
+      const sureOne = await hear(
+        new SecondOpinionRecognizer({ primary: scripted(1), model: async () => model }),
+        doubted,
+      );
+      expect(sureOne.secondOpinion).toBeUndefined();
+    }, 60_000);
+
     it('keeps the turn when Moonshine cannot be loaded, and drops a cancelled utterance', async () => {
       const broken = new SecondOpinionRecognizer({
         primary,

@@ -6,7 +6,7 @@
  * chest pain" in a live call came out as "i can't use to you", with no emergency anywhere
  * in its readings. Moonshine hears callers' own words far better (BENCHMARKS.md) but costs
  * 40–170 ms per utterance after the caller stops. So it reads only the utterances
- * pocketsphinx answered from its general model (its domain model was not sure), and its
+ * pocketsphinx doubted (its domain model was not sure of them), and its
  * reading goes beside pocketsphinx's as a second opinion that the reply engine checks for
  * an emergency only: the words answered stay pocketsphinx's, so what callers are told, and
  * how fast, changes only when Moonshine hears someone in trouble.
@@ -31,9 +31,22 @@ export interface SecondOpinionOptions {
   model: () => Promise<MoonshineModel>;
 }
 
-/** Whether the primary recogniser doubted its reading: its domain model was not sure. */
-function doubted(result: RecognitionResult): boolean {
-  return result.model === 'general';
+/**
+ * A domain reading below this confidence (the share of its words the model expected) gets
+ * a second opinion too. The domain model's bar for answering is lower (0.65): a reading
+ * with a third of its words guessed passes it ("i have chest do you", 0.67). The knowledge
+ * base's own wording is heard at 1.
+ */
+const SURE_CONFIDENCE = 0.8;
+
+/**
+ * Whether the primary recogniser doubted its reading: it answered from its general model,
+ * or from a domain model that was not sure (taken only because the general one heard
+ * nothing, or just over its bar).
+ */
+function doubted(result: RecognitionResult & { confidence?: number }): boolean {
+  if (result.model === 'general') return true;
+  return result.model === 'domain' && (result.confidence ?? 1) < SURE_CONFIDENCE;
 }
 
 export class SecondOpinionRecognizer implements SpeechRecognizer {
