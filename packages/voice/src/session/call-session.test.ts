@@ -23,14 +23,21 @@ class RecordingRecognizer implements SpeechRecognizer {
   readonly opened: RecognitionOptions[] = [];
   /** The frames each utterance was given. */
   readonly pushed: Int16Array[][] = [];
+  /** For each utterance, how many frames it had been given at each `pause()`. */
+  readonly pauses: number[][] = [];
   open(options: RecognitionOptions = {}) {
     this.opened.push(options);
     const n = this.opened.length;
     const frames: Int16Array[] = [];
+    const pauses: number[] = [];
     this.pushed.push(frames);
+    this.pauses.push(pauses);
     return {
       push: (frame: Int16Array) => {
         frames.push(frame);
+      },
+      pause: () => {
+        pauses.push(frames.length);
       },
       partial: () => '',
       finish: (): RecognitionResult => ({
@@ -116,6 +123,44 @@ describe('CallSession and its recogniser', () => {
       { provider: 'recording', values: [1] },
       { provider: 'recording', values: [2] },
     ]);
+  });
+
+  it('tells the recogniser each time the caller pauses, the last time after their last word', async () => {
+    const recognizer = new RecordingRecognizer();
+    const session = new CallSession(
+      {
+        recognizer,
+        vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
+        synthesizer: silentSynthesizer,
+        voice: 'none',
+        reply: askingReply,
+      },
+      { endpointSilenceMs: 400 },
+      listener(),
+    );
+    session.start();
+    // Words, a breath (60 ms: no pause), words, a pause mid-sentence (200 ms), the last
+    // words, and the quiet that ends the turn.
+    const turn = [
+      ...frames(20, 10),
+      ...frames(20, 8000),
+      ...frames(3, 10),
+      ...frames(20, 8000),
+      ...frames(10, 10),
+      ...frames(15, 8001),
+      ...frames(25, 10),
+    ];
+    for (const f of turn) session.pushCallerAudio(f);
+    await session.end('customer-ended-call');
+    const heard = recognizer.pushed[0] ?? [];
+    const pauses = recognizer.pauses[0] ?? [];
+    expect(pauses).toHaveLength(2);
+    const lastWord = heard.findLastIndex((f) => f[0] === 8001);
+    const [midSentence = 0, last = 0] = pauses;
+    // The first pause came before the last words, the second after them: only quiet followed.
+    expect(midSentence).toBeLessThan(heard.findIndex((f) => f[0] === 8001));
+    expect(last).toBeGreaterThan(lastWord);
+    expect(heard.slice(last).every((f) => Math.abs(f[0] ?? 0) < 1000)).toBe(true);
   });
 
   it('hears a caller who answers at once from their first word, though the echo guard held it', async () => {

@@ -71,6 +71,12 @@ interface ReplyTurn {
 const now = () => performance.now();
 
 /**
+ * Quiet that tells the recogniser the caller may have finished (`RecognitionStream.pause`):
+ * a turn ends after 250–500 ms of it, so a recogniser that reads at the end gets a head start.
+ */
+const PAUSE_MS = 100;
+
+/**
  * One live conversation: the caller's frames go through noise suppression, voice
  * activity and endpointing into the recogniser; each finished turn goes to the reply
  * engine, whose sentences are synthesised and paced out as they come. The caller can talk
@@ -183,7 +189,7 @@ export class CallSession {
         this.beginCallerTurn(event.frames);
         break;
       case 'frame':
-        this.continueCallerTurn(event.frame);
+        this.continueCallerTurn(event.frame, event.silenceMs);
         break;
       case 'end':
         this.finishCallerTurn(event.silenceMs);
@@ -274,11 +280,12 @@ export class CallSession {
     }
   }
 
-  private continueCallerTurn(frame: Int16Array): void {
+  private continueCallerTurn(frame: Int16Array, silenceMs: number): void {
     if (this.stream === null) return;
     this.stream.push(frame);
     this.framesInTurn += 1;
     this.lastActivity = now();
+    if (silenceMs >= PAUSE_MS && silenceMs - FRAME_MS < PAUSE_MS) this.stream.pause?.();
     // A partial result every 100 ms is plenty for live captions.
     if (this.framesInTurn % 5 !== 0) return;
     const partial = this.stream.partial();

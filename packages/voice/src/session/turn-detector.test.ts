@@ -68,6 +68,16 @@ describe('TurnDetector', () => {
     expect(run(quick, '.'.repeat(25), true).indexOf('end')).toBe(9);
   });
 
+  it('says with each frame of a turn how long the caller has been quiet', () => {
+    const detector = new TurnDetector({ frameMs: 20, silenceMs: 500 });
+    run(detector, 'SSS');
+    const quiet = [...'SS...S..'].map((c) => {
+      const event = detector.push(frame(), c === 'S', () => false);
+      return event.type === 'frame' ? event.silenceMs : event.type;
+    });
+    expect(quiet).toEqual([0, 0, 20, 40, 60, 0, 20, 40]);
+  });
+
   it('treats a word that leaves the sentence hanging as not complete', () => {
     expect(looksComplete('what are your opening hours')).toBe(true);
     expect(looksComplete('i would like to')).toBe(false);

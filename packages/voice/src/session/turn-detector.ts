@@ -27,8 +27,8 @@ export interface TurnDetectorOptions {
 export type TurnEvent =
   /** The caller started speaking: `frames` holds the pre-roll and the frames that started it. */
   | { type: 'start'; frames: Int16Array[] }
-  /** A frame inside the turn. */
-  | { type: 'frame'; frame: Int16Array }
+  /** A frame inside the turn; `silenceMs`: how long the caller has been quiet (0 while speaking). */
+  | { type: 'frame'; frame: Int16Array; silenceMs: number }
   /** The turn is over; `silenceMs` is how long the caller had been quiet. */
   | { type: 'end'; silenceMs: number }
   /** Nothing to do (between turns). */
@@ -109,7 +109,7 @@ export class TurnDetector {
       this.speechRun = 0;
       return { type: 'end', silenceMs: silence };
     }
-    return { type: 'frame', frame };
+    return { type: 'frame', frame, silenceMs: silence };
   }
 
   /** Abandons the current turn (the call is ending). */

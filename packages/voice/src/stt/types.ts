@@ -65,6 +65,17 @@ export interface RecognitionStream {
   /** The best hypothesis so far ('' when nothing yet). */
   partial(): string;
   /**
+   * Optional: how sure the recogniser is of the words so far (0–1; pocketsphinx: its domain
+   * model's confidence, 0 once it doubted them); undefined when it cannot tell yet.
+   */
+  confidenceSoFar?(): number | undefined;
+  /**
+   * Optional: the caller has gone quiet and the utterance may be over. Called again after
+   * each new stretch of speech, so when `finish()` follows, nothing after the latest pause
+   * was speech. A recogniser may start reading the utterance here rather than at `finish()`.
+   */
+  pause?(): void;
+  /**
    * Ends the utterance and answers the final hypothesis. The stream is done afterwards.
    * A recogniser that reads the whole utterance at once (Moonshine) answers a promise;
    * one that decoded while the caller spoke (pocketsphinx) answers at once.

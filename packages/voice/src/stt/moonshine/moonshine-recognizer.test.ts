@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { vocabularyFor } from '../../assistant/vocabulary.js';
 import { demoAssistant } from '../../reply/testing/conversation.js';
 import { pocketsphinxAvailable } from '../pocketsphinx/native.js';
@@ -68,6 +68,31 @@ describe.skipIf(!speechToolsAvailable())('the Moonshine recogniser', () => {
     const first = await hear(recognizer, frames);
     const second = await hear(recognizer, frames);
     expect(second.result.text).toBe(first.result.text);
+  }, 60_000);
+
+  it('starts reading when the caller pauses, and answers with that reading at the end', async () => {
+    const recognizer = new MoonshineRecognizer({ model });
+    const [frames = []] = await spokenFramesAll([
+      { text: SENTENCES[1] ?? '', voice: TEST_VOICES[0] ?? { voice: 'en-us', rate: 160 } },
+    ]);
+    const atEnd = await hear(recognizer, frames);
+    const transcribe = vi.spyOn(model, 'transcribe');
+    try {
+      const stream = recognizer.open();
+      const half = Math.floor(frames.length / 2);
+      for (const frame of frames.slice(0, half)) stream.push(frame);
+      stream.pause?.();
+      for (const frame of frames.slice(half)) stream.push(frame);
+      stream.pause?.();
+      // At work before the turn ends, on all of the words.
+      await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(2));
+      for (let i = 0; i < 10; i++) stream.push(new Int16Array(320));
+      const result = await stream.finish();
+      expect(transcribe).toHaveBeenCalledTimes(2);
+      expect(result.text).toBe(atEnd.result.text);
+    } finally {
+      transcribe.mockRestore();
+    }
   }, 60_000);
 
   it('answers nothing for a moment of silence, and refuses a frame of the wrong size', async () => {

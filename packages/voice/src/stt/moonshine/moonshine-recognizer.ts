@@ -2,7 +2,8 @@
  * The `moonshine` transcriber's recogniser: Moonshine hears the caller's words,
  * pocketsphinx follows along while they speak.
  *
- * Moonshine reads the whole utterance when the caller stops. Pocketsphinx (with the
+ * Moonshine reads the whole utterance when the caller stops (from the moment they pause,
+ * when the session says so). Pocketsphinx (with the
  * assistant's domain model) decodes the same frames as they come, for what only a
  * streaming recogniser can give: live captions, the partial text that tells the turn
  * detector a sentence looks finished, and barge-in word counts. Whose words the call
@@ -43,6 +44,8 @@ export class MoonshineRecognizer implements SpeechRecognizer {
     const { model, follower } = this.options;
     const stream = follower?.open(options);
     let frames: Int16Array[] = [];
+    /** The reading begun at the caller's latest pause (see `RecognitionStream.pause`). */
+    let early: { frames: number; heard: Promise<{ text: string }> } | null = null;
     let done = false;
     const check = () => {
       if (done) throw new Error('This utterance has already finished.');
@@ -57,13 +60,26 @@ export class MoonshineRecognizer implements SpeechRecognizer {
         stream?.push(frame);
       },
       partial: () => stream?.partial() ?? '',
+      confidenceSoFar: () => stream?.confidenceSoFar?.(),
+      pause() {
+        check();
+        stream?.pause?.();
+        if (frames.length === 0 || early?.frames === frames.length) return;
+        // Read now: the silence that ends the turn hides the time it takes.
+        const heard = model.transcribe(toFloat(frames));
+        // Awaited at `finish()`, unless more speech makes it stale.
+        heard.catch(() => undefined);
+        early = { frames: frames.length, heard };
+      },
       async finish(): Promise<RecognitionResult> {
         check();
         done = true;
+        const begun = early;
+        early = null;
         const followed = stream === undefined ? undefined : await stream.finish();
-        const audio = toFloat(frames);
+        // Nothing after the latest pause was speech, so a reading begun there heard it all.
+        const heard = await (begun?.heard ?? model.transcribe(toFloat(frames)));
         frames = [];
-        const heard = await model.transcribe(audio);
         const text = normalizeText(heard.text);
         // Moonshine heard no words where pocketsphinx did (a voice it ends on at once):
         // the caller said something, so their turn is taken as pocketsphinx heard it.
@@ -94,6 +110,7 @@ export class MoonshineRecognizer implements SpeechRecognizer {
       cancel() {
         done = true;
         frames = [];
+        early = null;
         stream?.cancel();
       },
     };
