@@ -113,11 +113,13 @@ const DEFAULT_BM25: Required<Bm25Options> = { k1: 1.2, b: 0.5 };
 export const MEANING_ANSWER = 0.5;
 export const MEANING_LEAD = 0.1;
 /**
- * The lead in meaning that breaks a tie the words left: one of the two entries they could
- * not choose between, both fitting the caller's words. The words have already ruled out
- * every other entry, so less of a margin is needed than for meaning alone. (Not for an
- * entry the words would only ask about: a question sharing one word with it, "is the
- * doctor nice", is close to it in meaning for that word alone.)
+ * The lead in meaning that settles what the words left open: a tie between two entries
+ * that both fit the caller's words, or an entry the words would ask about on a word of its
+ * questions the caller said themselves ("my prescription is about to run out"). The words
+ * have already ruled out every other entry, so less of a margin is needed than for meaning
+ * alone. (Not for an entry the words would ask about through related words only: a
+ * question sharing one word with it, "is the doctor nice", is close to it in meaning for
+ * that word alone.)
  */
 export const MEANING_TIE_LEAD = 0.03;
 
@@ -499,7 +501,7 @@ export class KnowledgeBase {
    * The entry the sentence means: the closest in meaning at or above
    * {@link MEANING_ANSWER}, ahead of the next by {@link MEANING_LEAD}, or by
    * {@link MEANING_TIE_LEAD} when it is one of the two entries the words could not choose
-   * between. `supported` when the words point to it too (that, or their own best match).
+   * between, or the one they would ask about on the caller's own word. `supported` when the words point to it too (that, or their own best match).
    * Never an urgent entry: emergencies have their own path, and an ordinary question close
    * in meaning to one must not get the emergency answer.
    */
@@ -517,6 +519,15 @@ export class KnowledgeBase {
     const offered =
       byWords.kind === 'choose' ? byWords.matches.find((m) => m.entry === entry) : undefined;
     if (offered !== undefined) return { match: offered, supported: true };
+    // The words would ask about this entry, on a word of its questions the caller said
+    // themselves: meaning agreeing is the second, independent voice that settles it.
+    if (
+      byWords.kind === 'clarify' &&
+      byWords.match.entry === entry &&
+      byWords.match.firmInQuestions
+    ) {
+      return { match: byWords.match, supported: true };
+    }
     if (lead < MEANING_LEAD) return undefined;
     const byWord = this.rank(text)[0];
     return byWord?.entry === entry

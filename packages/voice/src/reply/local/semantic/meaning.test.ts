@@ -76,14 +76,36 @@ describe('sentence meaning beside the words', () => {
     expect(found.kind === 'answer' && found.match.entry.id).toBe('parking');
   });
 
-  it('does not answer when the closest entry leads by less than the margin', async () => {
-    const sentence = 'is parking hard near you';
+  it('does not go by meaning when the closest entry leads by less than the margin', async () => {
+    const sentence = 'is there a spot for my car near the door';
     const close = MEANING_ANSWER + 0.1;
+    // The words offer nothing: a clear lead in meaning makes a question about the entry…
+    const clear = await retrieve(sentence, { parking: close, returns: close - MEANING_LEAD * 1.5 });
+    expect(clear.found).toMatchObject({ kind: 'clarify', byMeaning: true });
+    // …and less than the margin leaves nothing to offer.
     const { found } = await retrieve(sentence, {
       parking: close,
       returns: close - MEANING_LEAD / 2,
     });
-    expect(found.kind).not.toBe('answer');
+    expect(found.kind).toBe('none');
+  });
+
+  it('answers the entry the words would ask about when meaning agrees, by a smaller lead', async () => {
+    const sentence = 'is parking hard near you';
+    // By words alone the parking entry is likely, on the caller's own word: asked about.
+    expect(new KnowledgeBase(ENTRIES).retrieve(sentence).kind).toBe('clarify');
+    const close = MEANING_ANSWER + 0.1;
+    const between = (MEANING_TIE_LEAD + MEANING_LEAD) / 2;
+    const agreed = await retrieve(sentence, { parking: close, returns: close - between });
+    expect(agreed.found.kind === 'answer' && agreed.found.match.entry.id).toBe('parking');
+    // Too small a lead, or closest to another entry in meaning: still asked.
+    const unsure = await retrieve(sentence, {
+      parking: close,
+      returns: close - MEANING_TIE_LEAD / 2,
+    });
+    expect(unsure.found.kind).toBe('clarify');
+    const other = await retrieve(sentence, { returns: close, parking: close - between });
+    expect(other.found.kind).not.toBe('answer');
   });
 
   it('breaks a tie the words left by a smaller lead in meaning, and only between those two', async () => {
