@@ -115,11 +115,11 @@ export const MEANING_LEAD = 0.1;
 /**
  * The lead in meaning that settles what the words left open: a tie between two entries
  * that both fit the caller's words, or an entry the words would ask about on a word of its
- * questions the caller said themselves ("my prescription is about to run out"). The words
- * have already ruled out every other entry, so less of a margin is needed than for meaning
- * alone. (Not for an entry the words would ask about through related words only: a
- * question sharing one word with it, "is the doctor nice", is close to it in meaning for
- * that word alone.)
+ * questions the caller said themselves, every other word being known to the knowledge base
+ * ("my prescription is about to run out"). The words have already ruled out every other
+ * entry, so less of a margin is needed than for meaning alone. (Not when the caller also
+ * says something nobody wrote about: "is the doctor nice" shares one word with the booking
+ * entry, and is close to it in meaning for that word alone.)
  */
 export const MEANING_TIE_LEAD = 0.03;
 
@@ -520,11 +520,13 @@ export class KnowledgeBase {
       byWords.kind === 'choose' ? byWords.matches.find((m) => m.entry === entry) : undefined;
     if (offered !== undefined) return { match: offered, supported: true };
     // The words would ask about this entry, on a word of its questions the caller said
-    // themselves: meaning agreeing is the second, independent voice that settles it.
+    // themselves, with no word the knowledge base lacks (which might be what is asked: "is
+    // the doctor nice"): meaning agreeing is the second, independent voice that settles it.
     if (
       byWords.kind === 'clarify' &&
       byWords.match.entry === entry &&
-      byWords.match.firmInQuestions
+      byWords.match.firmInQuestions &&
+      byWords.match.unknownContentWords === 0
     ) {
       return { match: byWords.match, supported: true };
     }

@@ -91,8 +91,9 @@ describe('sentence meaning beside the words', () => {
   });
 
   it('answers the entry the words would ask about when meaning agrees, by a smaller lead', async () => {
-    const sentence = 'is parking hard near you';
-    // By words alone the parking entry is likely, on the caller's own word: asked about.
+    // By words alone the parking entry is likely, on the caller's own word: asked about
+    // ("month" is a word of the returns entry's answer).
+    const sentence = 'parking for a month';
     expect(new KnowledgeBase(ENTRIES).retrieve(sentence).kind).toBe('clarify');
     const close = MEANING_ANSWER + 0.1;
     const between = (MEANING_TIE_LEAD + MEANING_LEAD) / 2;
@@ -106,6 +107,12 @@ describe('sentence meaning beside the words', () => {
     expect(unsure.found.kind).toBe('clarify');
     const other = await retrieve(sentence, { returns: close, parking: close - between });
     expect(other.found.kind).not.toBe('answer');
+    // A word the knowledge base lacks may be what is asked ("hard"): meaning agreeing is
+    // not enough then.
+    const unknown = 'is parking hard near you';
+    expect(new KnowledgeBase(ENTRIES).retrieve(unknown).kind).toBe('clarify');
+    const asked = await retrieve(unknown, { parking: close, returns: close - between });
+    expect(asked.found.kind).toBe('clarify');
   });
 
   it('breaks a tie the words left by a smaller lead in meaning, and only between those two', async () => {
