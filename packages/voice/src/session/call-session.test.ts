@@ -25,6 +25,8 @@ class RecordingRecognizer implements SpeechRecognizer {
   readonly pushed: Int16Array[][] = [];
   /** For each utterance, how many frames it had been given at each `pause()`. */
   readonly pauses: number[][] = [];
+  /** The quiet each `pause()` was told of. */
+  readonly quiet: number[] = [];
   open(options: RecognitionOptions = {}) {
     this.opened.push(options);
     const n = this.opened.length;
@@ -36,8 +38,9 @@ class RecordingRecognizer implements SpeechRecognizer {
       push: (frame: Int16Array) => {
         frames.push(frame);
       },
-      pause: () => {
+      pause: (quietMs: number) => {
         pauses.push(frames.length);
+        this.quiet.push(quietMs);
       },
       partial: () => '',
       finish: (): RecognitionResult => ({
@@ -155,6 +158,8 @@ describe('CallSession and its recogniser', () => {
     const heard = recognizer.pushed[0] ?? [];
     const pauses = recognizer.pauses[0] ?? [];
     expect(pauses).toHaveLength(2);
+    // Each after 100 ms of quiet (five frames), and told so.
+    expect(recognizer.quiet).toEqual([100, 100]);
     const lastWord = heard.findLastIndex((f) => f[0] === 8001);
     const [midSentence = 0, last = 0] = pauses;
     // The first pause came before the last words, the second after them: only quiet followed.

@@ -285,7 +285,7 @@ export class CallSession {
     this.stream.push(frame);
     this.framesInTurn += 1;
     this.lastActivity = now();
-    if (silenceMs >= PAUSE_MS && silenceMs - FRAME_MS < PAUSE_MS) this.stream.pause?.();
+    if (silenceMs >= PAUSE_MS && silenceMs - FRAME_MS < PAUSE_MS) this.stream.pause?.(silenceMs);
     // A partial result every 100 ms is plenty for live captions.
     if (this.framesInTurn % 5 !== 0) return;
     const partial = this.stream.partial();

@@ -70,11 +70,12 @@ export interface RecognitionStream {
    */
   confidenceSoFar?(): number | undefined;
   /**
-   * Optional: the caller has gone quiet and the utterance may be over. Called again after
-   * each new stretch of speech, so when `finish()` follows, nothing after the latest pause
-   * was speech. A recogniser may start reading the utterance here rather than at `finish()`.
+   * Optional: the caller has been quiet for `quietMs` (the end of the audio so far) and the
+   * utterance may be over. Called again after each new stretch of speech, so when
+   * `finish()` follows, nothing after the latest pause was speech. A recogniser may start
+   * reading the utterance here rather than at `finish()`.
    */
-  pause?(): void;
+  pause?(quietMs: number): void;
   /**
    * Ends the utterance and answers the final hypothesis. The stream is done afterwards.
    * A recogniser that reads the whole utterance at once (Moonshine) answers a promise;

@@ -34,6 +34,28 @@ export interface MoonshineRecognizerOptions {
 
 /** 20 ms at 16 kHz: the frames the session pushes. */
 const FRAME_SAMPLES = 320;
+const FRAME_MS = 20;
+
+/**
+ * The quiet a reading begun at a pause is given after the words. Moonshine hears a turn's
+ * last word differently without the quiet that follows it: the demo's "i have chest pain"
+ * in eSpeak en-us came out as "… cast vain" with 40–200 ms of quiet after it and as
+ * "… cast pain" with 500 ms, the most a turn ends with.
+ */
+const TURN_END_QUIET_MS = 500;
+
+/**
+ * The audio up to a pause with the quiet a finished turn would have: the quiet frames at
+ * its end (`quietMs` of them) repeated until there are {@link TURN_END_QUIET_MS} of quiet.
+ */
+export function withTurnEndQuiet(frames: readonly Int16Array[], quietMs: number): Int16Array[] {
+  const quiet = Math.min(frames.length, Math.max(1, Math.round(quietMs / FRAME_MS)));
+  const tail = frames.slice(frames.length - quiet);
+  const padded = [...frames];
+  const missing = Math.round((TURN_END_QUIET_MS - quietMs) / FRAME_MS);
+  for (let i = 0; i < missing; i++) padded.push(tail[i % tail.length] as Int16Array);
+  return padded;
+}
 
 export class MoonshineRecognizer implements SpeechRecognizer {
   readonly provider = 'moonshine';
@@ -61,12 +83,12 @@ export class MoonshineRecognizer implements SpeechRecognizer {
       },
       partial: () => stream?.partial() ?? '',
       confidenceSoFar: () => stream?.confidenceSoFar?.(),
-      pause() {
+      pause(quietMs: number) {
         check();
-        stream?.pause?.();
+        stream?.pause?.(quietMs);
         if (frames.length === 0 || early?.frames === frames.length) return;
         // Read now: the silence that ends the turn hides the time it takes.
-        const heard = model.transcribe(toFloat(frames));
+        const heard = model.transcribe(toFloat(withTurnEndQuiet(frames, quietMs)));
         // Awaited at `finish()`, unless more speech makes it stale.
         heard.catch(() => undefined);
         early = { frames: frames.length, heard };

@@ -121,7 +121,7 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
         const calm = recognizer.open();
         for (const frame of sure) calm.push(frame);
         expect(calm.confidenceSoFar?.()).toBeGreaterThanOrEqual(0.8);
-        calm.pause?.();
+        calm.pause?.(100);
         for (let i = 0; i < 10; i++) calm.push(quiet);
         expect((await calm.finish()).secondOpinion).toBeUndefined();
         expect(transcribe).not.toHaveBeenCalled();
@@ -130,28 +130,29 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
         const stream = recognizer.open();
         for (const frame of doubted) stream.push(frame);
         expect(stream.confidenceSoFar?.()).toBeLessThan(0.8);
-        stream.pause?.();
+        stream.pause?.(100);
         await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
         for (let i = 0; i < 10; i++) stream.push(quiet);
         const result = await stream.finish();
-        expect(result.secondOpinion).toEqual([moonshine]);
         expect(transcribe).toHaveBeenCalledTimes(1);
-        // It read the audio up to the pause, not the quiet after it.
+        // It read the audio up to the pause, with the quiet a turn ends with (500 ms: the
+        // last 100 ms repeated), not the frames pushed after it.
         const samples = doubted.reduce((n, f) => n + f.length, 0);
-        expect(transcribe.mock.calls[0]?.[0].length).toBe(samples);
+        expect(transcribe.mock.calls[0]?.[0].length).toBe(samples + 20 * 320);
+        expect(result.secondOpinion?.[0], moonshine).toMatch(/\bcollapsed\b/);
 
         // The caller spoke again after a pause: the latest pause's reading is the one used.
         transcribe.mockClear();
         const half = Math.floor(doubted.length / 2);
         const resumed = recognizer.open();
         for (const frame of doubted.slice(0, half)) resumed.push(frame);
-        resumed.pause?.();
+        resumed.pause?.(100);
         for (const frame of doubted.slice(half)) resumed.push(frame);
-        resumed.pause?.();
+        resumed.pause?.(100);
         const whole = await resumed.finish();
         expect(transcribe).toHaveBeenCalledTimes(2);
-        expect(transcribe.mock.calls[1]?.[0].length).toBe(samples);
-        expect(whole.secondOpinion).toEqual([moonshine]);
+        expect(transcribe.mock.calls[1]?.[0].length).toBe(samples + 20 * 320);
+        expect(whole.secondOpinion).toEqual(result.secondOpinion);
       } finally {
         transcribe.mockRestore();
       }

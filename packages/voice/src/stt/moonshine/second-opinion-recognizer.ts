@@ -21,7 +21,7 @@ import type {
   SpeechRecognizer,
 } from '../types.js';
 import type { MoonshineModel } from './moonshine-model.js';
-import { toFloat } from './moonshine-recognizer.js';
+import { toFloat, withTurnEndQuiet } from './moonshine-recognizer.js';
 
 export interface SecondOpinionOptions {
   /** The streaming recogniser whose words the call answers (pocketsphinx). */
@@ -83,12 +83,14 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
       },
       partial: () => stream.partial(),
       confidenceSoFar: () => stream.confidenceSoFar?.(),
-      pause() {
-        stream.pause?.();
+      pause(quietMs: number) {
+        stream.pause?.(quietMs);
         if (frames.length === 0 || early?.frames === frames.length) return;
         // Unknown (audio still waiting to be decoded) counts as doubted.
         const sure = (stream.confidenceSoFar?.() ?? 0) >= SURE_CONFIDENCE;
-        early = sure ? null : { frames: frames.length, text: read(frames.slice()) };
+        early = sure
+          ? null
+          : { frames: frames.length, text: read(withTurnEndQuiet(frames, quietMs)) };
       },
       async finish(): Promise<RecognitionResult> {
         const audio = frames;
