@@ -9,9 +9,7 @@
  * pocketsphinx doubted (its domain model was not sure of them), and its
  * reading goes beside pocketsphinx's as a second opinion that the reply engine checks for
  * an emergency only: the words answered stay pocketsphinx's, so what callers are told, and
- * how fast, changes only when Moonshine hears someone in trouble. When the session says the
- * caller paused (`RecognitionStream.pause`) on words pocketsphinx is not sure of, Moonshine
- * starts reading then, so the silence that ends the turn hides most of its time.
+ * how fast, changes only when Moonshine hears someone in trouble.
  */
 import { normalizeText } from '../language-model/normalize.js';
 import type {
@@ -21,7 +19,7 @@ import type {
   SpeechRecognizer,
 } from '../types.js';
 import type { MoonshineModel } from './moonshine-model.js';
-import { toFloat, withTurnEndQuiet } from './moonshine-recognizer.js';
+import { toFloat } from './moonshine-recognizer.js';
 
 export interface SecondOpinionOptions {
   /** The streaming recogniser whose words the call answers (pocketsphinx). */
@@ -62,19 +60,6 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
     const stream = this.options.primary.open(options);
     const model = this.options.model;
     let frames: Int16Array[] = [];
-    /**
-     * Moonshine's reading of the audio up to the caller's latest pause, begun then on a
-     * doubted utterance: the caller's silence before the turn ends (250–500 ms) pays for it.
-     */
-    let early: { frames: number; text: Promise<string | undefined> } | null = null;
-    /** Moonshine's words for the audio; undefined when the model is missing or failed. */
-    const read = async (audio: readonly Int16Array[]): Promise<string | undefined> => {
-      try {
-        return normalizeText((await (await model()).transcribe(toFloat(audio))).text);
-      } catch {
-        return undefined;
-      }
-    };
     return {
       push(frame: Int16Array) {
         stream.push(frame);
@@ -83,34 +68,29 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
       },
       partial: () => stream.partial(),
       confidenceSoFar: () => stream.confidenceSoFar?.(),
-      pause(quietMs: number) {
-        stream.pause?.(quietMs);
-        if (frames.length === 0 || early?.frames === frames.length) return;
-        // Unknown (audio still waiting to be decoded) counts as doubted.
-        const sure = (stream.confidenceSoFar?.() ?? 0) >= SURE_CONFIDENCE;
-        early = sure
-          ? null
-          : { frames: frames.length, text: read(withTurnEndQuiet(frames, quietMs)) };
-      },
+      // Not read at a pause: Moonshine reads the whole turn, with the quiet that ended it
+      // (begun at the caller's pause, it missed "i have chest pain" in CI; see the README).
+      pause: (quietMs: number) => stream.pause?.(quietMs),
       async finish(): Promise<RecognitionResult> {
         const audio = frames;
-        const begun = early;
         frames = [];
-        early = null;
         const result = await stream.finish();
         if (!doubted(result) || audio.length === 0) return result;
-        // Nothing after the latest pause was speech (see `RecognitionStream.pause`), so a
-        // reading begun there heard every word.
-        const text = await (begun?.text ?? read(audio));
-        // Without a second opinion (the model is missing or failed) the primary's words
-        // stand, and its own readings are still checked for an emergency.
-        if (text === undefined || text === '') return result;
+        let text: string;
+        try {
+          text = normalizeText((await (await model()).transcribe(toFloat(audio))).text);
+        } catch {
+          // No second opinion (the model is missing or failed): the primary's words stand,
+          // and its own readings are still checked for an emergency.
+          return result;
+        }
         const readings = [result.text, ...(result.alternatives ?? [])];
-        return readings.includes(text) ? result : { ...result, secondOpinion: [text] };
+        return text === '' || readings.includes(text)
+          ? result
+          : { ...result, secondOpinion: [text] };
       },
       cancel() {
         frames = [];
-        early = null;
         stream.cancel();
       },
     };
