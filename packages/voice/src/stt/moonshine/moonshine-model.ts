@@ -23,6 +23,11 @@ const START_TOKEN = 1;
 const END_TOKEN = 2;
 /** Upstream's bound on tokens per second of audio: a decoder that loops stops there. */
 const MAX_TOKENS_PER_SECOND = 6;
+/**
+ * A step is read again from its runner-up only when that token's logit was at most this
+ * far behind (the runner-up at least e^-4, about 2 %, as likely as the token taken).
+ */
+const FORK_MAX_GAP = 4;
 
 /** The tiny model's quantized ONNX files. */
 export const MOONSHINE_MODEL_FILES = ['encoder_model.onnx', 'decoder_model_merged.onnx'] as const;
@@ -36,6 +41,8 @@ export function moonshineModelDir(): string {
 
 export interface MoonshineTranscript {
   text: string;
+  /** Other readings, from the steps where the decoder was least sure (when asked for). */
+  alternatives?: string[];
   /** Tokens the decoder produced (its end token excluded). */
   tokens: number;
   /** True when the decoder hit the length bound instead of ending by itself. */
@@ -43,6 +50,23 @@ export interface MoonshineTranscript {
 }
 
 type Feeds = Record<string, ort.Tensor>;
+
+interface Candidate {
+  token: number;
+  logit: number;
+}
+
+/** A place where decoding could have gone another way. */
+interface Fork {
+  /** The tokens before it. */
+  prefix: number[];
+  /** The runner-up token there. */
+  token: number;
+  /** How far the runner-up's logit was behind the token taken (a log-probability ratio). */
+  gap: number;
+  /** The decoder's cache after that step, for reading on from the runner-up. */
+  past: Feeds;
+}
 
 export class MoonshineModel {
   private disposed = false;
@@ -73,8 +97,16 @@ export class MoonshineModel {
     return new MoonshineModel(encoder, decoder);
   }
 
-  /** Transcribes 16 kHz mono samples in [-1, 1] (greedy decoding). */
-  async transcribe(samples: Float32Array): Promise<MoonshineTranscript> {
+  /**
+   * Transcribes 16 kHz mono samples in [-1, 1] (greedy decoding). With `alternatives`, it
+   * also reads the utterance again from the steps where the decoder was least sure (its
+   * runner-up token close to the token it took), up to that many times: an N-best list
+   * made by branching, for checks that must not miss a word the model nearly heard.
+   */
+  async transcribe(
+    samples: Float32Array,
+    options: { alternatives?: number } = {},
+  ): Promise<MoonshineTranscript> {
     if (this.disposed) throw new Error('The Moonshine model was closed.');
     // Under a tenth of a second holds no word; the encoder also needs a few frames.
     if (samples.length < MOONSHINE_SAMPLE_RATE / 10)
@@ -89,23 +121,69 @@ export class MoonshineModel {
       4,
       Math.trunc((samples.length / MOONSHINE_SAMPLE_RATE) * MAX_TOKENS_PER_SECOND),
     );
-    let past = emptyCache();
-    const tokens: number[] = [];
-    let next = START_TOKEN;
-    for (let step = 0; step < maxTokens; step++) {
+    const wanted = options.alternatives ?? 0;
+    const forks: Fork[] = [];
+    const best = await this.#decode(hidden, maxTokens, [], START_TOKEN, emptyCache(), (fork) => {
+      if (wanted > 0) forks.push(fork);
+    });
+    const transcript: MoonshineTranscript = {
+      text: decode(best.tokens),
+      tokens: best.tokens.length,
+      truncated: best.truncated,
+    };
+    if (wanted === 0) return transcript;
+
+    const alternatives: string[] = [];
+    const closest = forks
+      // A runner-up that ends the utterance or is only punctuation changes no word.
+      .filter((f) => f.gap <= FORK_MAX_GAP && f.token !== END_TOKEN && holdsWord(f.token))
+      .sort((a, b) => a.gap - b.gap)
+      .slice(0, wanted);
+    for (const fork of closest) {
+      const other = await this.#decode(
+        hidden,
+        maxTokens,
+        [...fork.prefix, fork.token],
+        fork.token,
+        fork.past,
+        () => undefined,
+      );
+      const text = decode(other.tokens);
+      if (text !== '' && text !== transcript.text && !alternatives.includes(text))
+        alternatives.push(text);
+    }
+    return { ...transcript, alternatives };
+  }
+
+  /**
+   * Greedy decoding from `prefix` (its last token `next` not yet fed, `past` the cache
+   * before it), reporting at each step the runner-up token and how far behind it was.
+   */
+  async #decode(
+    hidden: ort.OnnxValue,
+    maxTokens: number,
+    prefix: number[],
+    next: number,
+    past: Feeds,
+    onStep: (fork: Fork) => void,
+  ): Promise<{ tokens: number[]; truncated: boolean }> {
+    const tokens = [...prefix];
+    let step = prefix.length;
+    for (; step < maxTokens; step++) {
       const output = await this.decoder.run({
         input_ids: new ort.Tensor('int64', BigInt64Array.of(BigInt(next)), [1, 1]),
         encoder_hidden_states: hidden,
         use_cache_branch: new ort.Tensor('bool', [step > 0], [1]),
         ...past,
       });
-      next = argmaxLast(output['logits']);
-      if (next === END_TOKEN)
-        return { text: decode(tokens), tokens: tokens.length, truncated: false };
-      tokens.push(next);
       past = nextCache(past, output, step === 0);
+      const [first, second] = topTwo(output['logits']);
+      onStep({ prefix: [...tokens], token: second.token, gap: first.logit - second.logit, past });
+      next = first.token;
+      if (next === END_TOKEN) return { tokens, truncated: false };
+      tokens.push(next);
     }
-    return { text: decode(tokens), tokens: tokens.length, truncated: true };
+    return { tokens, truncated: true };
   }
 
   async dispose(): Promise<void> {
@@ -164,15 +242,32 @@ function nextCache(
   return feeds;
 }
 
-function argmaxLast(logits: ort.Tensor | undefined): number {
+/** The two most likely next tokens and their logits. */
+function topTwo(logits: ort.Tensor | undefined): [Candidate, Candidate] {
   if (logits === undefined) throw new Error('The Moonshine decoder gave no logits.');
   const data = logits.data as Float32Array;
   const vocabulary = logits.dims.at(-1) ?? data.length;
   const offset = data.length - vocabulary;
-  let best = 0;
-  for (let i = 1; i < vocabulary; i++)
-    if ((data[offset + i] ?? -Infinity) > (data[offset + best] ?? -Infinity)) best = i;
-  return best;
+  const first = { token: -1, logit: -Infinity };
+  const second = { token: -1, logit: -Infinity };
+  for (let i = 0; i < vocabulary; i++) {
+    const logit = data[offset + i] ?? -Infinity;
+    if (logit > first.logit) {
+      second.token = first.token;
+      second.logit = first.logit;
+      first.token = i;
+      first.logit = logit;
+    } else if (logit > second.logit) {
+      second.token = i;
+      second.logit = logit;
+    }
+  }
+  return [first, second];
+}
+
+/** Whether a token spells part of a word (not only punctuation, spacing or a special token). */
+function holdsWord(token: number): boolean {
+  return /[\p{L}\p{N}]/u.test(decode([token]));
 }
 
 function decode(tokens: number[]): string {
