@@ -19,12 +19,14 @@
  *  10. otherwise                            → "I do not know" and what it can do
  */
 import type { KnowledgeEntry } from '@talkbooth/protocol';
+import { Lexicon } from '../../language/lexicon.js';
 import type { CallConclusion } from '../types.js';
 import type { BriefIntent } from './brief-intent.js';
 import type { EmergencyDetector } from './emergency.js';
 import type { IntakeFlow } from './intake.js';
 import { isGoodbye, isNothingElse, isQuestion, isStopBrief, smallTalk, yesNo } from './intents.js';
 import { type KnowledgeBase, type Retrieval, shortTopicOf, topicOf } from './knowledge.js';
+import { closestInSound } from './sound.js';
 import { normalize, stripFillers } from './text.js';
 
 export interface DialogConfig {
@@ -35,6 +37,8 @@ export interface DialogConfig {
   greeting: string | null;
   endCallMessage?: string;
   endCallPhrases?: readonly string[];
+  /** Words' sounds, to compare two recognisers' readings (default: the built lexicon). */
+  lexicon?: Lexicon;
 }
 
 export interface Turn {
@@ -75,6 +79,7 @@ const BOTH = new Set(['both']);
 export class Dialog {
   private readonly kb: KnowledgeBase;
   private readonly emergency: EmergencyDetector;
+  private readonly lexicon: Lexicon;
   private readonly briefIntent: BriefIntent;
   /** What the caller described when the brief was offered for it: its first answer. */
   private offeredFor: string | undefined;
@@ -95,6 +100,7 @@ export class Dialog {
   constructor(config: DialogConfig) {
     this.kb = config.knowledge;
     this.emergency = config.emergency;
+    this.lexicon = config.lexicon ?? Lexicon.default();
     this.briefIntent = config.briefIntent;
     this.intake = config.intake;
     this.endCallMessage = config.endCallMessage?.trim() || DEFAULT_END_CALL_MESSAGE;
@@ -256,18 +262,27 @@ export class Dialog {
     // and a caller in trouble that one of them misheard must not be missed.
     const second = all.findIndex((n, i) => i >= independentFrom && this.urgentEntry(n));
     if (second >= 0) return { index: second };
+    const first = ns[0] ?? '';
+    const clear = this.kb.retrieve(first).kind === 'answer';
+    // A second recogniser's reading that sounds most like one of the first's readings, and
+    // that one only, votes for it: when the reading it points to is an emergency, the
+    // two recognisers heard the same sounds, and one of them spelled out the emergency
+    // ("i am cast vain" sounds like the N-best's "i have chest pain", not like the best
+    // reading "i have chest do you"). Not when the best reading is a question answered
+    // outright, as below.
+    const voted = clear ? undefined : this.soundVote(all, independentFrom);
+    if (voted !== undefined) return { index: voted };
     // Deeper in the recogniser's N-best list, an emergency phrase counts when it is heard
     // in two readings or more: one alone is as likely a slip of the model. And not when the
     // best reading is a question the assistant answers outright: the domain model hears
     // emergency phrases in ordinary speech, never instead of a question heard clearly. A
     // best reading only resembling a question ("she has a doctor left") does not hold
     // the alarm back.
-    const first = ns[0] ?? '';
     const alarms = all
       .slice(0, independentFrom)
       .map((n, i) => ({ i, phrase: i >= answerable ? this.emergency.detect(n) : undefined }))
       .filter((a) => a.phrase !== undefined);
-    if (alarms.length >= MIN_HYPOTHESES_FOR_ALARM && this.kb.retrieve(first).kind !== 'answer') {
+    if (alarms.length >= MIN_HYPOTHESES_FOR_ALARM && !clear) {
       return { index: (alarms[0] as { i: number }).i };
     }
     if (this.intake?.active || this.pending) return { index: 0 };
@@ -288,6 +303,21 @@ export class Dialog {
       return { index: i, doubtful: this.kb.rank(first)[0]?.entry !== found.match.entry };
     }
     return { index: 0 };
+  }
+
+  /**
+   * The first recogniser's reading (an index below `independentFrom`) that one of the
+   * second recogniser's readings sounds most like, when it alone is closest and calls for an
+   * urgent entry; undefined otherwise.
+   */
+  private soundVote(all: readonly string[], independentFrom: number): number | undefined {
+    const own = all.slice(0, independentFrom);
+    for (const reading of all.slice(independentFrom)) {
+      const closest = closestInSound(reading, own, this.lexicon);
+      const urgent = closest.filter((i) => this.urgentEntry(own[i] ?? '') !== undefined);
+      if (urgent.length > 0 && urgent.length === closest.length) return urgent[0];
+    }
+    return undefined;
   }
 
   /**

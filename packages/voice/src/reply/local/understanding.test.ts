@@ -183,6 +183,37 @@ describe('emergencies in the caller’s own words', () => {
     );
   });
 
+  it("lets a second recogniser's reading vote for the N-best emergency it sounds most like", () => {
+    const engine = new LocalReplyEngine({ assistant: demoAssistant });
+    // How the demo's own "i have chest pain" was heard offline: pocketsphinx's general
+    // reading, its domain reading, and N-best (one hypothesis holds the emergency, which
+    // alone is not enough); then Moonshine's reading, spelled otherwise but sounding like
+    // that hypothesis.
+    const best = ["i can't use it to you", 'i have just do you'];
+    const deeper = ['i have test do you', 'i have chest pain', 'i have chest to you'];
+    expect(engine.choose([...best, ...deeper], [], 2)).toBe(0);
+    expect(engine.choose([...best, ...deeper, 'i am cast vain'], [], 2, 5)).toBe(3);
+    // A second reading that sounds most like an ordinary reading votes for no alarm…
+    expect(engine.choose([...best, ...deeper, 'i have test to you'], [], 2, 5)).toBe(0);
+    // …nor one as close to an ordinary reading as to the emergency.
+    const heard = ['where can i pay', 'my son is choking', 'my son is joking'];
+    expect(engine.choose([...heard, 'my son is poking'], [], 1, 3)).toBe(0);
+    expect(engine.choose([...heard, 'my son is chalking'], [], 1, 3)).toBe(1);
+    // And not against a question heard clearly (as for the N-best list's own alarms).
+    expect(
+      engine.choose(
+        [
+          'when are you open on saturday',
+          'when are you collapsed on saturday',
+          'when are you collapse on saturday',
+        ],
+        [],
+        1,
+        3,
+      ),
+    ).toBe(0);
+  });
+
   it('does not let N-best emergency phrases overrule a question heard clearly', () => {
     const engine = new LocalReplyEngine({ assistant: demoAssistant });
     const deeper = ['when are you collapsed on saturday', 'when you collapsed saturday'];
