@@ -82,7 +82,6 @@ export class MoonshineRecognizer implements SpeechRecognizer {
         stream?.push(frame);
       },
       partial: () => stream?.partial() ?? '',
-      confidenceSoFar: () => stream?.confidenceSoFar?.(),
       pause(quietMs: number) {
         check();
         stream?.pause?.(quietMs);

@@ -75,7 +75,6 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
         frames.push(Int16Array.from(frame));
       },
       partial: () => stream.partial(),
-      confidenceSoFar: () => stream.confidenceSoFar?.(),
       // Not read at a pause: Moonshine reads the whole turn, with the quiet that ended it
       // (begun at the caller's pause, it missed "i have chest pain" in CI; see the README).
       pause: (quietMs: number) => stream.pause?.(quietMs),
