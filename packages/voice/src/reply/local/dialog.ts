@@ -290,7 +290,7 @@ export class Dialog {
       smallTalk(first) !== undefined ||
       yesNo(first) !== undefined ||
       isGoodbye(first, this.endCallPhrases) ||
-      this.kb.retrieve(first).kind === 'answer';
+      clear;
     if (understood) return { index: 0 };
     for (const [i, n] of ns.entries()) {
       if (i === 0) continue;
