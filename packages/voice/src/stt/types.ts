@@ -26,9 +26,9 @@ export interface RecognitionResult {
   hypotheses?: string[];
   /**
    * Readings of the same audio by a second, independent recogniser (Moonshine, on an
-   * utterance pocketsphinx doubted), for the emergency check only: an emergency heard in
-   * one of them is enough, as two different recognisers rarely make the same slip. Never
-   * a reading to answer a question from.
+   * utterance pocketsphinx doubted: its best, then where it nearly heard otherwise), for
+   * the emergency check only: an emergency heard in one of them is enough, as two
+   * different recognisers rarely make the same slip. Never a reading to answer from.
    */
   secondOpinion?: string[];
   /**
