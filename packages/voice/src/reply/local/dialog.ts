@@ -308,11 +308,14 @@ export class Dialog {
   /**
    * The first recogniser's reading (an index below `independentFrom`) that one of the
    * second recogniser's readings sounds most like, when it alone is closest and calls for an
-   * urgent entry; undefined otherwise.
+   * urgent entry; undefined otherwise. A second reading that is a question answered
+   * outright votes for nothing: it heard the question, whatever it sounds close to.
    */
   private soundVote(all: readonly string[], independentFrom: number): number | undefined {
     const own = all.slice(0, independentFrom);
     for (const reading of all.slice(independentFrom)) {
+      // A reading that is itself a question answered outright heard no emergency.
+      if (this.kb.retrieve(reading).kind === 'answer') continue;
       const closest = closestInSound(reading, own, this.lexicon);
       const urgent = closest.filter((i) => this.urgentEntry(own[i] ?? '') !== undefined);
       if (urgent.length > 0 && urgent.length === closest.length) return urgent[0];

@@ -199,6 +199,11 @@ describe('emergencies in the caller’s own words', () => {
     const heard = ['where can i pay', 'my son is choking', 'my son is joking'];
     expect(engine.choose([...heard, 'my son is poking'], [], 1, 3)).toBe(0);
     expect(engine.choose([...heard, 'my son is chalking'], [], 1, 3)).toBe(1);
+    // A second reading that is itself a question answered outright heard no emergency,
+    // whatever reading of the first recogniser it is nearest.
+    const saturday = ['um what', 'when are you collapsed on saturday'];
+    expect(engine.choose([...saturday, 'when are you open on saturday'], [], 1, 2)).toBe(0);
+    expect(engine.choose([...saturday, 'when are you kohl lapsed on saturday'], [], 1, 2)).toBe(1);
     // And not against a question heard clearly (as for the N-best list's own alarms).
     expect(
       engine.choose(
