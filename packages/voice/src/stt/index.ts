@@ -64,6 +64,11 @@ export {
   type MoonshineTranscript,
 } from './moonshine/moonshine-model.js';
 export {
+  loadMoonshine,
+  MoonshineThread,
+  type MoonshineReader,
+} from './moonshine/moonshine-thread.js';
+export {
   MoonshineRecognizer,
   type MoonshineRecognizerOptions,
 } from './moonshine/moonshine-recognizer.js';

@@ -79,9 +79,9 @@ export class MoonshineModel {
 
   /**
    * Loads both sessions, one thread per run. onnxruntime-node runs a session on the
-   * calling thread, so each run holds the event loop while it computes (about 85 % of a
-   * transcription's time, measured): a turn's reading delays every other call's audio
-   * on the same process until it is done.
+   * calling thread, so each run holds that thread while it computes (about 85 % of a
+   * transcription's time, measured): calls use it on a worker thread
+   * (`MoonshineThread`), not on the event loop that paces their audio.
    */
   static async load(modelDir: string = moonshineModelDir()): Promise<MoonshineModel> {
     const options: ort.InferenceSession.SessionOptions = {

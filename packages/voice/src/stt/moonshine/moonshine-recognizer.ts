@@ -24,10 +24,10 @@ import type {
   RecognitionStream,
   SpeechRecognizer,
 } from '../types.js';
-import type { MoonshineModel } from './moonshine-model.js';
+import type { MoonshineReader } from './moonshine-thread.js';
 
 export interface MoonshineRecognizerOptions {
-  model: MoonshineModel;
+  model: MoonshineReader;
   /** The streaming recogniser that follows along (pocketsphinx); none gives no partials. */
   follower?: SpeechRecognizer;
 }

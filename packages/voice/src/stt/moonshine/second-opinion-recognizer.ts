@@ -18,7 +18,7 @@ import type {
   RecognitionStream,
   SpeechRecognizer,
 } from '../types.js';
-import type { MoonshineModel } from './moonshine-model.js';
+import type { MoonshineReader } from './moonshine-thread.js';
 import { toFloat } from './moonshine-recognizer.js';
 
 export interface SecondOpinionOptions {
@@ -28,7 +28,7 @@ export interface SecondOpinionOptions {
    * The second recogniser's model, loaded on first need and shared by every call. When it
    * cannot be loaded, utterances get no second opinion (the primary's result stands).
    */
-  model: () => Promise<MoonshineModel>;
+  model: () => Promise<MoonshineReader>;
 }
 
 /**
