@@ -37,6 +37,12 @@ export class MoonshineTranscriber implements TranscriberEngine {
     await Promise.all([this.model.get(), this.follower.prepare(vocabulary)]);
   }
 
+  /** The same, and the follower's recogniser loaded: what a first call would wait for. */
+  async warm(vocabulary: DomainVocabulary): Promise<void> {
+    await this.prepare(vocabulary);
+    if (pocketsphinxProblem() === null) await this.follower.streamingRecognizer(vocabulary);
+  }
+
   /** The model files are installed (loading them waits for the first call that needs them). */
   async check(): Promise<string> {
     const dir = moonshineModelDir();

@@ -103,6 +103,17 @@ export class PocketsphinxTranscriber implements TranscriberEngine {
       : new SecondOpinionRecognizer({ primary, model: () => shared.get() });
   }
 
+  /**
+   * The language model built (or found in the cache), the recogniser loaded, and Moonshine
+   * loading: what the first call of this vocabulary would otherwise wait for.
+   */
+  async warm(vocabulary: DomainVocabulary): Promise<void> {
+    if (this.disposed || pocketsphinxProblem() !== null) return;
+    await this.prepare(vocabulary);
+    if (this.disposed) return;
+    await this.recognizer(vocabulary);
+  }
+
   /** Pocketsphinx alone for a vocabulary: built (or loaded from the model cache) on first use. */
   streamingRecognizer(vocabulary: DomainVocabulary): Promise<SpeechRecognizer> {
     const key = vocabularyKey(vocabulary);

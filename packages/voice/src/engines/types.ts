@@ -38,6 +38,11 @@ export interface TranscriberEngine extends EngineLifecycle {
   recognizer(vocabulary: DomainVocabulary): Promise<SpeechRecognizer>;
   /** Gets ready for calls of a newly saved assistant, so its first call starts fast. */
   prepare?(vocabulary: DomainVocabulary): Promise<void>;
+  /**
+   * Loads what a call of this vocabulary hears with (building its model first if need be),
+   * so that the first call finds it ready instead of loading it before its greeting.
+   */
+  warm?(vocabulary: DomainVocabulary): Promise<void>;
   /** Decoders the engine holds (in use or spare), for tests and metrics. */
   decoderCount?(): Promise<number>;
 }

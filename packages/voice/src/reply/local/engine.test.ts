@@ -325,6 +325,34 @@ describe('LocalReplyEngine (demo clinic)', () => {
     }
   });
 
+  it('warm() encodes the knowledge base before the first turn, which then encodes only the caller', async () => {
+    const asked: string[][] = [];
+    const encoder = {
+      encode(sentences: readonly string[]) {
+        asked.push([...sentences]);
+        return Promise.resolve(sentences.map(() => Float32Array.of(1, 0)));
+      },
+    };
+    // A knowledge base of its own: entry vectors are kept per knowledge base, process-wide.
+    const model = assistant.model!;
+    const knowledge = [
+      ...(model.knowledge ?? []),
+      { id: 'warm-test', questions: ['Is the warm-up test entry here?'], answer: 'It is.' },
+    ];
+    const engine = new LocalReplyEngine({
+      assistant: { ...assistant, model: { ...model, knowledge } },
+      encoder,
+    });
+    await engine.warm();
+    const entries = asked.flat();
+    expect(entries).toContain('is the warm up test entry here');
+    expect(entries.length).toBeGreaterThanOrEqual(knowledge.length * 2);
+    asked.length = 0;
+    const history: ChatMessage[] = [{ role: 'user', content: 'what are your opening hours' }];
+    for await (const _ of engine.reply(history, new AbortController().signal));
+    expect(asked.flat()).toEqual(['what are your opening hours']);
+  });
+
   it('replies nothing when the caller has not spoken last', async () => {
     const engine = new LocalReplyEngine({ assistant });
     const events: unknown[] = [];
