@@ -28,6 +28,7 @@ import { BODY_LIMIT_BYTES, handleError, handleNotFound } from './http/error-repl
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
 import { createLogger } from './logger.js';
+import { warmAssistants } from './calls/warm-up.js';
 import { registerCallSocket, MAX_SOCKET_MESSAGE_BYTES } from './calls/call-socket.js';
 import { CallAdmission } from './calls/call-admission.js';
 import { CallLeases } from './calls/call-leases.js';
@@ -91,6 +92,8 @@ export interface TalkboothApp {
   webKeyOrigins: string[] | null;
   /** The engines calls run on (tests read how many decoders they hold). */
   engines: EngineRegistry;
+  /** How many assistants the start's warm-up got ready (0 before the server is ready). */
+  warmedUp(): Promise<number>;
 }
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -283,7 +286,21 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
     const presence = split?.presence;
     if (presence !== undefined) app.addHook('onListen', () => presence.start());
+    // Once the server is up, the engines of the assistants visitors reach by code get
+    // ready in the background (an API process runs no calls, so it warms nothing).
+    let warming: Promise<number> = Promise.resolve(0);
+    let closing = false;
+    if (role !== 'api')
+      app.addHook('onReady', async () => {
+        warming = warmAssistants(
+          { assistants, engines, log: logger, now },
+          config.warmAssistants,
+          () => closing,
+        );
+      });
     app.addHook('onClose', async () => {
+      closing = true;
+      await warming;
       await engines.dispose();
     });
     await app.register(websocket, { options: { maxPayload: MAX_SOCKET_MESSAGE_BYTES } });
@@ -351,7 +368,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // Ends the calls a crashed run left behind, then keeps leases and the sweep going.
     await leases.start();
     webhooks.start();
-    return { app, demo, createdKeys, migrations, drain, webKeyOrigins, engines };
+    return {
+      app,
+      demo,
+      createdKeys,
+      migrations,
+      drain,
+      webKeyOrigins,
+      engines,
+      warmedUp: () => warming,
+    };
   } catch (error) {
     await db.destroy();
     redis?.disconnect();

@@ -134,6 +134,17 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('warms three assistants at start by default; 0 turns it off; a bad count says why', () => {
+    expect(loadConfig({}).warmAssistants).toBe(3);
+    expect(loadConfig({ WARM_ASSISTANTS: '0' }).warmAssistants).toBe(0);
+    expect(problemsOf({ WARM_ASSISTANTS: 'all' })).toEqual([
+      'WARM_ASSISTANTS must be a number (got "all")',
+    ]);
+    expect(problemsOf({ WARM_ASSISTANTS: '101' })).toEqual([
+      'WARM_ASSISTANTS must be between 0 and 100 (got "101")',
+    ]);
+  });
+
   it('rejects out-of-range ports and codes that cannot go into a URL', () => {
     expect(problemsOf({ PORT: '70000' })).toEqual([
       'PORT must be between 0 and 65535 (got "70000")',

@@ -31,6 +31,12 @@ function count(min: number, max: number) {
  * 2-core machine with every call's latency within its one-call range (12–14; BENCHMARKS.md).
  */
 export const DEFAULT_MAX_LIVE_CALLS = 12;
+/**
+ * Assistants made ready at start by default: a clinic's booth serves one or a few. Each
+ * keeps its recogniser loaded, as its first call would; the first also loads what every
+ * call shares (acoustic and general models, Moonshine: about 330 MB, measured).
+ */
+export const DEFAULT_WARM_ASSISTANTS = 3;
 /** Calls at once from one client address by default: a few booths behind one router. */
 export const DEFAULT_MAX_CALLS_PER_ADDRESS = 4;
 
@@ -203,6 +209,7 @@ const envSchema = z.object({
   OUTBOUND_ALLOW_PRIVATE: optional(boolean('false')),
   CALL_LEASE_SECONDS: optional(count(1, 300).default(15)),
   SHUTDOWN_GRACE_SECONDS: optional(count(1, 600).default(10)),
+  WARM_ASSISTANTS: optional(count(0, 100).default(DEFAULT_WARM_ASSISTANTS)),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -269,6 +276,8 @@ export interface Config {
   callLeaseSeconds: number;
   /** How long a shutdown may take before the process exits anyway. */
   shutdownGraceSeconds: number;
+  /** Assistants reached by access code whose engines get ready at start (0: none). */
+  warmAssistants: number;
 }
 
 export class ConfigError extends Error {
@@ -329,6 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
     callLeaseSeconds: e.CALL_LEASE_SECONDS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    warmAssistants: e.WARM_ASSISTANTS,
   };
 }
 

@@ -24,14 +24,22 @@ export function killMainProcesses(): void {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 }
 
-/** Starts the built server as its own process, on a free port, with only `env` set. */
+/** Starts the built server as its own process, on a free port, with only `env` set (and no warm-up). */
 export function startMain(
   env: Record<string, string>,
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-main-')),
 ): MainProcess {
   if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
+    env: {
+      PATH: process.env.PATH,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      // As in startTestServer: no engines loaded at start unless a test asks for it.
+      WARM_ASSISTANTS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

@@ -63,6 +63,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     DATA_DIR: dataDir,
     DEMO_UNICODE: DEMO_CODE,
     LOG_LEVEL: 'info',
+    // Most tests make no call: warming the demo's engines would only load the machine.
+    WARM_ASSISTANTS: '0',
     ...(db.kind === 'postgres' ? { DATABASE_URL: db.url } : {}),
     ...redisEnvFor(dataDir),
     ...options.env,

@@ -71,6 +71,41 @@ export class AssistantRepository {
     return row !== undefined;
   }
 
+  /**
+   * Assistants visitors can reach by an access code now (not revoked, expired or used
+   * up), across organisations, the most recently updated first: the server gets their
+   * engines ready at start.
+   */
+  async reachableByCode(now: Date, limit: number): Promise<StoredAssistant[]> {
+    const at = now.toISOString();
+    const rows = await this.db
+      .selectFrom('assistants as a')
+      .select(['a.id', 'a.org_id', 'a.data', 'a.secrets', 'a.created_at', 'a.updated_at'])
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('access_codes as c')
+            .select('c.id')
+            .whereRef('c.assistant_id', '=', 'a.id')
+            .where('c.revoked_at', 'is', null)
+            .where((code) =>
+              code.or([code('c.expires_at', 'is', null), code('c.expires_at', '>', at)]),
+            )
+            .where((code) =>
+              code.or([
+                code('c.max_uses', 'is', null),
+                code('c.use_count', '<', code.ref('c.max_uses')),
+              ]),
+            ),
+        ),
+      )
+      .orderBy('a.updated_at', 'desc')
+      .orderBy('a.id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => this.unpack(row));
+  }
+
   /** Replaces the stored definition; undefined when there is no such assistant. */
   async replace(
     orgId: string,
