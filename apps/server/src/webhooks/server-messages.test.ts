@@ -155,7 +155,10 @@ describe("an assistant's server messages (webhooks) on a real web call", () => {
       endedAt: record.endedAt,
       call: { id: call.id, status: 'ended', endedReason: 'manually-canceled' },
     });
-    expect(report.transcript).toContain('User: i have a bad cough');
+    // Line by line, so a failure shows every line of the transcript (once, in CI, it did not).
+    expect(String(report.transcript).split('\n')).toContainEqual(
+      expect.stringMatching(/^User: i have a bad cough/),
+    );
     const brief = (report.analysis as { structuredData: { brief?: Record<string, string> } })
       .structuredData.brief;
     expect(brief?.reason).toMatch(/cough/);
