@@ -55,7 +55,7 @@ function voiceMeterSampler(page: Page): { stop(): Promise<number> } {
 }
 
 test('a visitor talks to the demo clinic and leaves feedback', async () => {
-  const server = await startTalkServer();
+  const server = await startTalkServer({ env: { WARM_ASSISTANTS: '3' } });
   // The caller starts talking well after the greeting (about 2.5 s) has played: once, on a
   // loaded CI machine, the call took long enough to start that the question barged into
   // the greeting, and the record rightly held only the part spoken.
@@ -149,7 +149,7 @@ test('without the microphone the booth says how to allow it and stays ready', as
 });
 
 test('the server going away mid-call: the booth says so, the record ends cleanly', async () => {
-  const server = await startTalkServer();
+  const server = await startTalkServer({ env: { WARM_ASSISTANTS: '3' } });
   const wav = await microphoneWav([{ pause: 30 }]);
   const browser = await launchWithMicrophone(wav);
   try {

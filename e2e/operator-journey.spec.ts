@@ -12,7 +12,7 @@ import { startTalkServer } from './support/talk-server.js';
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
 test('register → sign in → access code → a call through the booth → the console shows it all → sign out', async () => {
-  const server = await startTalkServer();
+  const server = await startTalkServer({ env: { WARM_ASSISTANTS: '3' } });
   // The caller waits out the greeting, asks for a brief, answers its first question.
   const wav = await microphoneWav([
     { pause: 12 },

@@ -31,6 +31,9 @@ export async function startTalkServer(
     DATA_DIR: dataDir,
     DEMO_UNICODE: DEMO_CODE,
     LOG_LEVEL: 'warn',
+    // Only the specs that call warm the demo's engines at start (as `npm start` does): on
+    // two cores the others' pages would share the CPU with it for nothing.
+    WARM_ASSISTANTS: '0',
     ...options.env,
   });
   // Browser tests enter many wrong codes from one address; the guess limit has its own test.
