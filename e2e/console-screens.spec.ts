@@ -30,38 +30,44 @@ async function signIn(page: Page, email: string, password: string) {
   await expect(page.getByRole('heading', { name: 'Calls and briefs' })).toBeVisible();
 }
 
-test('every console page works at phone and desktop sizes, with no axe violations', async ({
-  browser,
-}) => {
-  const server = await startTalkServer();
-  try {
-    const register = await fetch(`${server.baseURL}/api/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        username: 'Owner',
-        email: 'owner@clinic.example',
-        password: 'owner password 1',
-      }),
-    });
-    expect(register.status).toBe(201);
-    const callId = await withCall(server);
+// One test per size, each with its own server: together they took about 2 of the 2.5
+// minutes one test may take, and went over once on a loaded CI machine.
+for (const size of SIZES) {
+  test(`every console page works at ${size.name} size, with no axe violations`, async ({
+    browser,
+  }) => {
+    const server = await startTalkServer();
+    try {
+      const register = await fetch(`${server.baseURL}/api/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          username: 'Owner',
+          email: 'owner@clinic.example',
+          password: 'owner password 1',
+        }),
+      });
+      expect(register.status).toBe(201);
+      const callId = await withCall(server);
 
-    const pages: { path: string; heading: string | RegExp; name: string }[] = [
-      { path: '/console/calls', heading: 'Calls and briefs', name: 'calls' },
-      { path: `/console/calls/${callId}`, heading: /^Call of /, name: 'call' },
-      { path: `/console/calls/${callId}/brief`, heading: 'Pre-visit brief', name: 'brief-print' },
-      { path: '/console/codes', heading: 'Access codes', name: 'codes' },
-      { path: '/console/assistants', heading: 'Assistants', name: 'assistants' },
-      { path: `/console/assistants/${server.assistantId}`, heading: /./, name: 'assistant-editor' },
-      { path: '/console/usage', heading: 'Usage', name: 'usage' },
-      { path: '/console/webhooks', heading: 'Webhooks', name: 'webhooks' },
-      { path: '/console/team', heading: 'Team', name: 'team' },
-      { path: '/console/keys', heading: 'API keys', name: 'keys' },
-      { path: '/console/account', heading: 'Your account', name: 'account' },
-    ];
+      const pages: { path: string; heading: string | RegExp; name: string }[] = [
+        { path: '/console/calls', heading: 'Calls and briefs', name: 'calls' },
+        { path: `/console/calls/${callId}`, heading: /^Call of /, name: 'call' },
+        { path: `/console/calls/${callId}/brief`, heading: 'Pre-visit brief', name: 'brief-print' },
+        { path: '/console/codes', heading: 'Access codes', name: 'codes' },
+        { path: '/console/assistants', heading: 'Assistants', name: 'assistants' },
+        {
+          path: `/console/assistants/${server.assistantId}`,
+          heading: /./,
+          name: 'assistant-editor',
+        },
+        { path: '/console/usage', heading: 'Usage', name: 'usage' },
+        { path: '/console/webhooks', heading: 'Webhooks', name: 'webhooks' },
+        { path: '/console/team', heading: 'Team', name: 'team' },
+        { path: '/console/keys', heading: 'API keys', name: 'keys' },
+        { path: '/console/account', heading: 'Your account', name: 'account' },
+      ];
 
-    for (const size of SIZES) {
       const context = await browser.newContext({
         baseURL: server.baseURL,
         viewport: { width: size.width, height: size.height },
@@ -100,8 +106,8 @@ test('every console page works at phone and desktop sizes, with no axe violation
         await expect(page.getByRole('heading', { level: 1, name: 'Usage' })).toBeVisible();
       }
       await context.close();
+    } finally {
+      await server.close();
     }
-  } finally {
-    await server.close();
-  }
-});
+  });
+}
