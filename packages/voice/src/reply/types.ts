@@ -37,8 +37,9 @@ export interface ReplyEngine {
    * Readings from index `answerable` on (default: none) are the recogniser's less likely
    * hypotheses: only an emergency heard in them may make one the choice. Readings from
    * index `independentFrom` on (default: none) are a second recogniser's: an emergency
-   * heard in one of them is enough on its own, and one sounding most like an emergency
-   * among the first recogniser's readings makes that one the choice.
+   * heard in one of them is enough on its own, one sounding most like an emergency among
+   * the first recogniser's readings makes that one the choice, and the first of them may
+   * be answered when it asks about a topic the best reading leans to.
    */
   choose?(
     readings: readonly string[],

@@ -1,7 +1,8 @@
 /**
  * Which reading of the caller's words a call answers: the recogniser's best, one of its
- * alternatives, or, for an emergency only, one of its N-best hypotheses or a second
- * recogniser's reading; the reply engine decides (`ReplyEngine.choose`).
+ * alternatives, for an emergency only one of its N-best hypotheses, or a second
+ * recogniser's reading (an emergency, or a question on the topic the first leans to); the
+ * reply engine decides (`ReplyEngine.choose`).
  */
 import type { ChatMessage, ReplyEngine } from '../reply/types.js';
 import type { RecognitionResult } from '../stt/types.js';

@@ -27,8 +27,9 @@ export interface RecognitionResult {
   /**
    * Readings of the same audio by a second, independent recogniser (Moonshine, on an
    * utterance pocketsphinx doubted: its best, then where it nearly heard otherwise), for
-   * the emergency check only: an emergency heard in one of them is enough, as two
-   * different recognisers rarely make the same slip. Never a reading to answer from.
+   * the emergency check: an emergency heard in one of them is enough, as two different
+   * recognisers rarely make the same slip. The reply engine answers a question from the
+   * first only when the recogniser's own best reading leans to the same topic.
    */
   secondOpinion?: string[];
   /**

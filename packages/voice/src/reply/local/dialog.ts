@@ -292,6 +292,21 @@ export class Dialog {
       isGoodbye(first, this.endCallPhrases) ||
       clear;
     if (understood) return { index: 0 };
+    // The second recogniser's best reading, when it is a question answered outright about
+    // one of the two entries the first reading leans to (without the words to answer it):
+    // the two recognisers, one of them free of the domain model's pull toward the entries'
+    // own words, agree on the topic of a paraphrase the first only half heard.
+    const other = all[independentFrom];
+    if (other !== undefined) {
+      const leaning = this.kb
+        .rank(first)
+        .slice(0, 2)
+        .map((r) => r.entry);
+      const found = this.kb.retrieve(other);
+      if (found.kind === 'answer' && leaning.includes(found.match.entry)) {
+        return { index: independentFrom };
+      }
+    }
     for (const [i, n] of ns.entries()) {
       if (i === 0) continue;
       const found = this.kb.retrieve(n);

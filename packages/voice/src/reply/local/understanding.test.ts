@@ -164,7 +164,7 @@ describe('emergencies in the caller’s own words', () => {
     expect(engine.choose(['she has doctor lot', 'she has collapsed'], [])).toBe(1);
   });
 
-  it('takes an emergency a second recogniser heard, on its own, but never answers a question from it', () => {
+  it('takes an emergency a second recogniser heard, and a question it heard on the topic the first leans to', () => {
     const engine = new LocalReplyEngine({ assistant: demoAssistant });
     const best = ['she has a doctor left', 'she has doctor lot'];
     const deeper = ['she has doctor lab', 'she has dock collapsed'];
@@ -172,15 +172,23 @@ describe('emergencies in the caller’s own words', () => {
     // the second recogniser is, a one-letter slip in a phrase of two words included.
     expect(engine.choose([...best, ...deeper, 'my sister collapsed'], [], 2, 4)).toBe(4);
     expect(engine.choose([...best, 'my brother has chast pain'], [], 2, 2)).toBe(2);
-    // Its readings are for the emergency check only: a question it heard is not answered.
+    // A question it heard outright is answered when the first recogniser's best reading
+    // leans to the same entry without answering it ("how much" asks which cost is meant)…
+    expect(engine.choose(['how much', 'how much does a consultation cost'], [], 1, 1)).toBe(1);
+    expect(engine.choose(['where are you', 'where are you located'], [], 1, 1)).toBe(1);
+    // …never a question on another topic, nor over a question the first heard clearly.
+    expect(engine.choose(['how much', 'where can i park my car'], [], 1, 1)).toBe(0);
     expect(engine.choose([...best, 'where can i park my car'], [], 2, 2)).toBe(0);
+    expect(
+      engine.choose(['what are your opening hours', 'where can i park my car'], [], 1, 1),
+    ).toBe(0);
     // Where both hear it, the second recogniser's reading is the one answered (not the
     // N-best list's)…
     expect(engine.choose([...best, ...deeper, 'she has dock collapsed'], [], 2, 4)).toBe(4);
     // …and where it does not, it lends no vote to the N-best list's lone alarm.
-    expect(engine.choose([...best, 'she has dock collapsed', 'she has a doctor'], [], 2, 3)).toBe(
-      0,
-    );
+    expect(
+      engine.choose([...best, 'she has dock collapsed', 'she has a doctor lot'], [], 2, 3),
+    ).toBe(0);
   });
 
   it("lets a second recogniser's reading vote for the N-best emergency it sounds most like", () => {
