@@ -1,0 +1,150 @@
+// Development aid, not a benchmark: our own callers' lines (packages/voice/src/reply/testing/
+// own-lines.json, never the benchmark's), spoken in a few voices and read offline through
+// the product's default recogniser path (pocketsphinx, with Moonshine's second opinion on
+// what it doubts), then answered by a fresh local reply engine. Safe to tune on.
+//
+//   node bench/lib/offline-own-lines.mjs [voices…]   (en-us en-gb f3 m3 slt kal; build first)
+//     records every line's readings in READINGS (default /tmp/own-lines-readings.json),
+//     then judges them;
+//   node bench/lib/offline-own-lines.mjs --judge [file]
+//     judges recorded readings again with the current build of the reply engine, in
+//     seconds: how a change to the reading choice or the matcher does, on the same audio.
+//
+// Per set, voice and kind of line: right, asked ("Do you mean …?"), none ("I do not know"),
+// wrong (another entry's answer, or an emergency answer to an ordinary line), and for
+// off-topic lines ok or FACT (told an entry's answer). SHOW=1 lists every line not right.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fromRoot } from './paths.mjs';
+import { disposeSpeech, spoken, voice } from './speech.mjs';
+
+const own = JSON.parse(
+  fs.readFileSync(fromRoot('packages/voice/src/reply/testing/own-lines.json'), 'utf8'),
+);
+const demo = JSON.parse(
+  fs.readFileSync(fromRoot('apps/server/src/db/seed/demo-clinic.json'), 'utf8'),
+);
+const SETS = {
+  demo: {
+    knowledge: demo.knowledgeBase,
+    intake: demo.intake,
+    lines: [...own.demo.lines, ...own.demo.offTopic.map((text) => ({ text }))],
+  },
+  vet: {
+    knowledge: own.vet.knowledgeBase,
+    intake: own.vet.intake,
+    lines: [...own.vet.lines, ...own.vet.urgent, ...own.vet.offTopic.map((text) => ({ text }))],
+  },
+};
+const SPEAKERS = {
+  'en-us': { voice: 'en-us', rate: 165 },
+  'en-gb': { voice: 'en-gb', rate: 150 },
+  f3: { voice: 'en-us+f3', rate: 185 },
+  m3: { voice: 'en-us+m3', rate: 170 },
+  slt: { engine: 'festival', voice: 'cmu_us_slt_arctic_hts', label: 'slt' },
+  kal: { engine: 'festival', voice: 'kal_diphone', label: 'kal' },
+};
+/** Quiet before and after each line, as a turn's pre-roll and its ending silence keep. */
+const LEAD_SAMPLES = 3_200;
+const TAIL_SAMPLES = 8_000;
+
+const assistantOf = ({ knowledge, intake }) => ({
+  model: { provider: 'local', model: 'kb', knowledge, intake },
+});
+
+async function record(speakers) {
+  const rows = [];
+  for (const [set, definition] of Object.entries(SETS)) {
+    const assistant = assistantOf(definition);
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-own-lines-'));
+    const primary = await voice.PocketsphinxRecognizer.create({
+      vocabulary: voice.vocabularyFor(assistant),
+      cacheDir,
+    });
+    const model = voice.MoonshineModel.load();
+    const recognizer = new voice.SecondOpinionRecognizer({ primary, model: () => model });
+    for (const key of speakers) {
+      // One call per voice: each line hands the recogniser's channel estimate to the next.
+      let channel;
+      for (const line of definition.lines) {
+        const speech = await spoken(line.text, SPEAKERS[key]);
+        const samples = new Int16Array(LEAD_SAMPLES + speech.length + TAIL_SAMPLES);
+        samples.set(voice.addNoiseFloor(new Int16Array(LEAD_SAMPLES), -55, 7));
+        samples.set(speech, LEAD_SAMPLES);
+        samples.set(
+          voice.addNoiseFloor(new Int16Array(TAIL_SAMPLES), -55, 9),
+          LEAD_SAMPLES + speech.length,
+        );
+        const stream = recognizer.open(channel ? { channel } : {});
+        for (let o = 0; o + voice.FRAME_SAMPLES <= samples.length; o += voice.FRAME_SAMPLES)
+          stream.push(samples.subarray(o, o + voice.FRAME_SAMPLES));
+        const result = await stream.finish();
+        channel = result.channel ?? channel;
+        rows.push({
+          set,
+          voice: key,
+          text: line.text,
+          expect: line.expect ?? null,
+          result: { ...result, channel: undefined },
+        });
+      }
+    }
+    primary.dispose();
+    await (await model).dispose();
+    fs.rmSync(cacheDir, { recursive: true, force: true });
+  }
+  await disposeSpeech();
+  return rows;
+}
+
+async function judge(rows) {
+  const tally = {};
+  for (const row of rows) {
+    const { knowledge } = SETS[row.set];
+    const engine = new voice.LocalReplyEngine({ assistant: assistantOf(SETS[row.set]) });
+    const heard = voice.chosenReading(row.result, engine, []);
+    let reply = '';
+    for await (const event of engine.reply(
+      [{ role: 'user', content: heard }],
+      new AbortController().signal,
+    ))
+      if (event.type === 'text') reply += event.text;
+    const entry = row.expect === null ? undefined : knowledge.find((k) => k.id === row.expect);
+    const told = knowledge.filter((k) => reply.includes(k.answer.slice(0, 30)));
+    const kind = entry === undefined ? 'off-topic' : entry.urgent ? 'urgent' : 'paraphrase';
+    const verdict =
+      entry === undefined
+        ? told.length > 0
+          ? 'FACT'
+          : 'ok'
+        : reply.includes(entry.answer.slice(0, 30))
+          ? 'right'
+          : /do you mean/i.test(reply)
+            ? 'asked'
+            : told.length > 0 || /emergency|in danger/i.test(reply)
+              ? 'wrong'
+              : 'none';
+    const key = `${row.set} ${row.voice} ${kind}`;
+    tally[key] ??= {};
+    tally[key][verdict] = (tally[key][verdict] ?? 0) + 1;
+    if (process.env.SHOW && verdict !== 'right' && verdict !== 'ok')
+      console.log(
+        `${verdict} ${row.set}/${row.voice}: "${row.text}" answered "${heard}" (pocketsphinx "${row.result.text}", Moonshine ${JSON.stringify(row.result.secondOpinion ?? [])}) → ${reply.slice(0, 60)}`,
+      );
+  }
+  for (const [key, counts] of Object.entries(tally)) console.log(key, JSON.stringify(counts));
+}
+
+const args = process.argv.slice(2);
+const file = process.env.READINGS ?? path.join(os.tmpdir(), 'own-lines-readings.json');
+if (args[0] === '--judge') {
+  await judge(JSON.parse(fs.readFileSync(args[1] ?? file, 'utf8')));
+} else {
+  const speakers = args.length > 0 ? args : ['en-us', 'en-gb', 'slt'];
+  for (const key of speakers) if (!SPEAKERS[key]) throw new Error(`unknown voice ${key}`);
+  const rows = await record(speakers);
+  fs.writeFileSync(file, JSON.stringify(rows));
+  console.log(`${rows.length} readings in ${file}`);
+  await judge(rows);
+}
