@@ -2,7 +2,8 @@
  * Phrases that mean someone needs urgent help, whatever the business: the usual "call an
  * ambulance" signs of first-aid guidance, written once for every assistant (not any
  * business's lines). The urgent path matches them on lemmas, so "bleeding" also catches
- * "bled" and "bleeds"; the domain language model learns them so they are heard.
+ * "bled" and "bleeds"; the domain language model learns them so they are heard. A word
+ * ending in "=" is matched only as written.
  */
 export const EMERGENCY_PHRASES: readonly string[] = [
   // Heart and circulation.
@@ -39,6 +40,13 @@ export const EMERGENCY_PHRASES: readonly string[] = [
   'hit my head',
   'severe burn',
   'burned badly',
+  // Road accidents ("run over" alone is also a meeting that ran over).
+  'hit by a car',
+  'been run over',
+  'got run over',
+  'car run over',
+  'car accident',
+  'car crash',
   // Consciousness.
   'collapsed',
   'unconscious',
@@ -48,6 +56,9 @@ export const EMERGENCY_PHRASES: readonly string[] = [
   'will not wake up',
   'seizure',
   'convulsion',
+  // As written: the lemma of "fitting" is "fit".
+  'having a fit=',
+  'having fits=',
   // Swelling and allergy.
   'swelling',
   'swollen',
@@ -56,6 +67,8 @@ export const EMERGENCY_PHRASES: readonly string[] = [
   'anaphylaxis',
   // Poisoning and harm.
   'overdose',
+  'took too many pills',
+  'took too many tablets',
   'poison',
   'suicidal',
   'suicide',

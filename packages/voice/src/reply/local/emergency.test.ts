@@ -36,4 +36,29 @@ describe('EmergencyDetector', () => {
     // A phrase of one word gives no other word to confirm a slip.
     expect(detect('he had a stroak')).toBeUndefined();
   });
+
+  it('lets a word a phone off stand for a phrase word when asked to, one slip only', () => {
+    const slips = (said: string) => detector.detect(normalize(said), { soundSlips: true });
+    expect(detect('she took too many of her bills')).toBeUndefined();
+    expect(slips('she took too many of her bills')).toBe('take too many pill');
+    expect(slips('my father has chest bane')).toBe('chest pain');
+    // Both words of the phrase off is too far.
+    expect(slips('my father has test bane')).toBeUndefined();
+  });
+
+  it('hears road accidents, a fit and an overdose of pills, not a meeting that ran over', () => {
+    expect(detect('my neighbour was run over outside the shop')).toBe('be run over');
+    expect(detect('the car ran over our dog')).toBe('car run over');
+    expect(detect('she was in a car crash this morning')).toBe('car crash');
+    expect(detect('my appointment ran over by ten minutes')).toBeUndefined();
+    expect(detect('can you run over the times again')).toBeUndefined();
+    expect(detect('my grandson took too many of his tablets')).toBe('take too many tablet');
+    expect(detect('I have too many pills left over')).toBeUndefined();
+  });
+
+  it('matches a word marked as written only as written: "a fit", not "a fitting"', () => {
+    expect(detect('I think my brother is having a fit')).toBe('have a fit');
+    expect(detect('he keeps having fits')).toBe('have fits');
+    expect(detect('I have a fitting for my hearing aid')).toBeUndefined();
+  });
 });

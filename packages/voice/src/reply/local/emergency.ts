@@ -18,8 +18,12 @@ import { EMERGENCY_PHRASES } from '../../language/emergency-phrases.js';
 import { Lexicon } from '../../language/lexicon.js';
 import { editDistance } from './text.js';
 
+/** Marks a phrase word matched only as written, never by its lemma ("fit="). */
+const AS_WRITTEN = '=';
 /** Words that may stand between two words of a phrase. */
 const MAX_GAP = 2;
+/** Phones a phrase word needs before a word sounding a phone off may stand for it. */
+const MIN_SLIP_PHONES = 3;
 /** Letters a slip may have (caller's word and phrase word alike), so short words never slip. */
 const MIN_SLIP_LETTERS = 4;
 
@@ -34,36 +38,58 @@ const PERSON: ReadonlyMap<string, string> = new Map([
 export class EmergencyDetector {
   private readonly phrases: string[][];
   private readonly lexicon: Lexicon;
+  /** Phrase words matched only as written (see {@link EMERGENCY_PHRASES}). */
+  private readonly asWritten = new Set<string>();
 
   constructor(options: { lexicon?: Lexicon; phrases?: readonly string[] } = {}) {
     this.lexicon = options.lexicon ?? Lexicon.default();
     this.phrases = (options.phrases ?? EMERGENCY_PHRASES).map((p) =>
-      p.split(' ').map((w) => this.word(w)),
+      p.split(' ').map((w) => {
+        if (!w.endsWith(AS_WRITTEN)) return this.word(w);
+        this.asWritten.add(w.slice(0, -AS_WRITTEN.length));
+        return w;
+      }),
     );
   }
 
   /** The emergency phrase the normalised words contain, if any ("chest pain"). */
-  detect(normalized: string): string | undefined {
+  detect(normalized: string, options: { soundSlips?: boolean } = {}): string | undefined {
     const lemmas = normalized
       .split(' ')
       .filter((w) => w !== '')
       .map((w) => this.word(w));
     for (const phrase of this.phrases) {
-      if (containsInOrder(lemmas, phrase)) return phrase.join(' ');
+      if (containsInOrder(lemmas, phrase)) return spoken(phrase);
     }
     for (const phrase of this.phrases) {
       if (phrase.length < 2) continue;
       for (let k = 0; k < phrase.length; k++) {
         const wanted = phrase[k] as string;
-        if (wanted.length < MIN_SLIP_LETTERS) continue;
+        if (wanted.length < MIN_SLIP_LETTERS || wanted.endsWith(AS_WRITTEN)) continue;
         // Each slip of this phrase word in the caller's words stands in for it, once.
-        const slipped = lemmas.map((w) => (this.slipOf(w, wanted) ? wanted : w));
+        const slipped = lemmas.map((w) =>
+          this.slipOf(w, wanted) || (options.soundSlips === true && this.soundSlipOf(w, wanted))
+            ? wanted
+            : w,
+        );
         if (slipped.some((w, i) => w !== lemmas[i]) && containsInOrder(slipped, phrase)) {
-          return phrase.join(' ');
+          return spoken(phrase);
         }
       }
     }
     return undefined;
+  }
+
+  /**
+   * Whether the caller's word, a real word, sounds a phone off a phrase word of
+   * {@link MIN_SLIP_PHONES} phones or more ("bill" for "pill").
+   */
+  private soundSlipOf(heard: string, wanted: string): boolean {
+    if (heard === wanted || this.lexicon.isLight(heard)) return false;
+    const a = this.lexicon.sounds(heard);
+    const b = this.lexicon.sounds(wanted);
+    if (a === undefined || b === undefined || b.length < MIN_SLIP_PHONES) return false;
+    return a.length === b.length && editDistance(a, b, 1) <= 1;
   }
 
   /** Whether the caller's word is a one-letter slip of a phrase word, not a word itself. */
@@ -77,8 +103,12 @@ export class EmergencyDetector {
     );
   }
 
-  /** A word as phrases are matched: its lemma, and any person's pronoun as the first. */
+  /**
+   * A word as phrases are matched: its lemma, any person's pronoun as the first, and a word
+   * a phrase wants as written marked so (not lemmatised: "fitting" is not "a fit").
+   */
   private word(w: string): string {
+    if (this.asWritten.has(w)) return `${w}${AS_WRITTEN}`;
     return PERSON.get(w) ?? this.lexicon.lemma(w);
   }
 }
@@ -110,4 +140,9 @@ export function containsInOrder(
     if (ok) return true;
   }
   return false;
+}
+
+/** A phrase as said: its words without the "as written" marks. */
+function spoken(phrase: readonly string[]): string {
+  return phrase.map((w) => (w.endsWith(AS_WRITTEN) ? w.slice(0, -AS_WRITTEN.length) : w)).join(' ');
 }

@@ -69,9 +69,9 @@ export function relatedVariants(sentence: string, lexicon: Lexicon): string[] {
   return out;
 }
 
-/** The emergency phrases in their carriers. */
+/** The emergency phrases in their carriers (without the matcher's "as written" marks). */
 export function emergencySentences(): string[] {
   return EMERGENCY_PHRASES.flatMap((phrase) =>
-    EMERGENCY_CARRIERS.map((carrier) => carrier.replace('X', phrase)),
+    EMERGENCY_CARRIERS.map((carrier) => carrier.replace('X', phrase.replaceAll('=', ''))),
   );
 }
