@@ -12,7 +12,9 @@
 //
 // Per set, voice and kind of line: right, asked ("Do you mean …?"), none ("I do not know"),
 // wrong (another entry's answer, or an emergency answer to an ordinary line), and for
-// off-topic lines ok or FACT (told an entry's answer). SHOW=1 lists every line not right.
+// off-topic lines ok or FACT (told an entry's answer); false alarms (an emergency answer to a
+// line that is not urgent) are counted apart too, and the "all" rows sum every voice and set.
+// SHOW=1 lists every line not right.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,7 +31,7 @@ const SETS = {
   demo: {
     knowledge: demo.knowledgeBase,
     intake: demo.intake,
-    lines: [...own.demo.lines, ...own.demo.offTopic.map((text) => ({ text }))],
+    lines: [...own.demo.lines, ...own.demo.urgent, ...own.demo.offTopic.map((text) => ({ text }))],
   },
   vet: {
     knowledge: own.vet.knowledgeBase,
@@ -125,9 +127,12 @@ async function judge(rows) {
             : told.length > 0 || /emergency|in danger/i.test(reply)
               ? 'wrong'
               : 'none';
-    const key = `${row.set} ${row.voice} ${kind}`;
-    tally[key] ??= {};
-    tally[key][verdict] = (tally[key][verdict] ?? 0) + 1;
+    const alarm = entry?.urgent !== true && /emergency|in danger/i.test(reply);
+    for (const key of [`${row.set} ${row.voice} ${kind}`, `all ${kind}`]) {
+      tally[key] ??= {};
+      tally[key][verdict] = (tally[key][verdict] ?? 0) + 1;
+      if (alarm) tally[key]['false alarm'] = (tally[key]['false alarm'] ?? 0) + 1;
+    }
     if (process.env.SHOW && verdict !== 'right' && verdict !== 'ok')
       console.log(
         `${verdict} ${row.set}/${row.voice}: "${row.text}" answered "${heard}" (pocketsphinx "${row.result.text}", Moonshine ${JSON.stringify(row.result.secondOpinion ?? [])}) → ${reply.slice(0, 60)}`,

@@ -6,9 +6,10 @@
  * used here.
  */
 import { readFileSync } from 'node:fs';
-import type { KnowledgeEntry } from '@talkbooth/protocol';
+import type { AssistantDto, KnowledgeEntry } from '@talkbooth/protocol';
 import { describe, expect, it } from 'vitest';
-import { demo } from '../testing/conversation.js';
+import { Call, demo, demoAssistant } from '../testing/conversation.js';
+import { LocalReplyEngine } from './engine.js';
 import { KnowledgeBase } from './knowledge.js';
 import { sentenceEncoder } from './semantic/sentence-encoder.js';
 import { normalize, stripFillers } from './text.js';
@@ -21,7 +22,7 @@ const own = JSON.parse(
   readFileSync(new URL('../testing/own-lines.json', import.meta.url), 'utf8'),
 ) as {
   vet: { knowledgeBase: KnowledgeEntry[]; lines: Line[]; urgent: Line[]; offTopic: string[] };
-  demo: { lines: Line[]; offTopic: string[] };
+  demo: { lines: Line[]; urgent: Line[]; offTopic: string[] };
 };
 
 function score(entries: KnowledgeEntry[], lines: Line[], offTopic: string[]) {
@@ -109,6 +110,30 @@ describe('the matcher with sentence meaning, on our own callers’ lines', () =>
     expect(right).toBeGreaterThanOrEqual(13);
     expect(wrong).toEqual(KNOWN_WRONG);
     expect(facts).toEqual(BANK_AND_HOTEL);
+  }, 30_000);
+});
+
+describe('emergencies in our own callers’ words', () => {
+  it('gets the urgent answer for every urgent line, as written, in both businesses', async () => {
+    const vet: AssistantDto = {
+      ...demoAssistant,
+      model: { provider: 'local', model: 'kb', knowledge: own.vet.knowledgeBase },
+    };
+    const urgentAnswer = (entries: KnowledgeEntry[]) =>
+      entries.find((e) => e.urgent === true)?.answer;
+    const missed: string[] = [];
+    for (const [assistant, lines, answer] of [
+      [demoAssistant, own.demo.urgent, urgentAnswer(demo.knowledgeBase)],
+      [vet, own.vet.urgent, urgentAnswer(own.vet.knowledgeBase)],
+    ] as const) {
+      expect(answer).toBeDefined();
+      for (const line of lines) {
+        const reply = await new Call(new LocalReplyEngine({ assistant })).reply(line.text);
+        if (reply !== answer) missed.push(`${line.text} → ${reply}`);
+      }
+    }
+    expect(own.demo.urgent.length + own.vet.urgent.length).toBeGreaterThanOrEqual(15);
+    expect(missed).toEqual([]);
   }, 30_000);
 });
 
