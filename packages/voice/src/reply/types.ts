@@ -37,9 +37,11 @@ export interface ReplyEngine {
    * Readings from index `answerable` on (default: none) are the recogniser's less likely
    * hypotheses: only an emergency heard in them may make one the choice. Readings from
    * index `independentFrom` on (default: none) are a second recogniser's: an emergency
-   * heard in one of them is enough on its own, one sounding most like an emergency among
-   * the first recogniser's readings makes that one the choice, and the first of them may
-   * be answered when it asks about a topic the best reading leans to.
+   * heard in one of them is enough on its own (a word of it a phone off a phrase's word
+   * included), one sounding most like an emergency among the first recogniser's readings
+   * makes that one the choice, all of them sounding most like readings without one hold
+   * back an alarm heard only in the hypotheses, and the first of them is answered when it
+   * is a question answered outright and the best reading answers nothing outright.
    */
   choose?(
     readings: readonly string[],

@@ -1,8 +1,8 @@
 /**
  * Which reading of the caller's words a call answers: the recogniser's best, one of its
  * alternatives, for an emergency only one of its N-best hypotheses, or a second
- * recogniser's reading (an emergency, or a question on the topic the first leans to); the
- * reply engine decides (`ReplyEngine.choose`).
+ * recogniser's reading (an emergency, or a question it heard that the first's best reading
+ * could not answer); the reply engine decides (`ReplyEngine.choose`).
  */
 import type { ChatMessage, ReplyEngine } from '../reply/types.js';
 import type { RecognitionResult } from '../stt/types.js';

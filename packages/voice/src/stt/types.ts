@@ -29,7 +29,7 @@ export interface RecognitionResult {
    * utterance pocketsphinx doubted: its best, then where it nearly heard otherwise), for
    * the emergency check: an emergency heard in one of them is enough, as two different
    * recognisers rarely make the same slip. The reply engine answers a question from the
-   * first only when the recogniser's own best reading leans to the same topic.
+   * first when the recogniser's own best reading answers none outright.
    */
   secondOpinion?: string[];
   /**

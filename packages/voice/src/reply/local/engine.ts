@@ -44,6 +44,8 @@ export class LocalReplyEngine implements ReplyEngine {
   private readonly briefIntent = new BriefIntent();
   /** Caller turns (their order among the history's user messages) read with doubt. */
   private readonly doubtfulTurns = new Set<number>();
+  /** Caller turns whose reading is a spelling recogniser's (see `ReadingChoice.spelled`). */
+  private readonly spelledTurns = new Set<number>();
 
   constructor(options: LocalReplyEngineOptions) {
     this.assistant = options.assistant;
@@ -127,6 +129,8 @@ export class LocalReplyEngine implements ReplyEngine {
     const turn = history.filter((message) => message.role === 'user').length;
     if (choice.doubtful === true) this.doubtfulTurns.add(turn);
     else this.doubtfulTurns.delete(turn);
+    if (choice.spelled === true) this.spelledTurns.add(turn);
+    else this.spelledTurns.delete(turn);
     return choice.index;
   }
 
@@ -156,6 +160,7 @@ export class LocalReplyEngine implements ReplyEngine {
       } else if (message.role === 'user') {
         turn = dialog.respond(message.content, lastAssistant, {
           doubtful: this.doubtfulTurns.has(callerTurns),
+          spelled: this.spelledTurns.has(callerTurns),
         });
         callerTurns += 1;
         lastAssistant = undefined;

@@ -164,7 +164,7 @@ describe('emergencies in the caller’s own words', () => {
     expect(engine.choose(['she has doctor lot', 'she has collapsed'], [])).toBe(1);
   });
 
-  it('takes an emergency a second recogniser heard, and a question it heard on the topic the first leans to', () => {
+  it('takes an emergency a second recogniser heard, and a question it heard outright', () => {
     const engine = new LocalReplyEngine({ assistant: demoAssistant });
     const best = ['she has a doctor left', 'she has doctor lot'];
     const deeper = ['she has doctor lab', 'she has dock collapsed'];
@@ -173,15 +173,18 @@ describe('emergencies in the caller’s own words', () => {
     expect(engine.choose([...best, ...deeper, 'my sister collapsed'], [], 2, 4)).toBe(4);
     expect(engine.choose([...best, 'my brother has chast pain'], [], 2, 2)).toBe(2);
     // A question it heard outright is answered when the first recogniser's best reading
-    // leans to the same entry without answering it ("how much" asks which cost is meant)…
+    // answers nothing outright: on the topic that reading leans to ("how much" asks which
+    // cost is meant), or on another (the first heard the words wrong)…
     expect(engine.choose(['how much', 'how much does a consultation cost'], [], 1, 1)).toBe(1);
     expect(engine.choose(['where are you', 'where are you located'], [], 1, 1)).toBe(1);
-    // …never a question on another topic, nor over a question the first heard clearly.
-    expect(engine.choose(['how much', 'where can i park my car'], [], 1, 1)).toBe(0);
-    expect(engine.choose([...best, 'where can i park my car'], [], 2, 2)).toBe(0);
+    expect(engine.choose(['how much', 'where can i park my car'], [], 1, 1)).toBe(1);
+    expect(engine.choose([...best, 'where can i park my car'], [], 2, 2)).toBe(2);
+    // …never over a question the first heard clearly, and never a reading that is not a
+    // question answered outright.
     expect(
       engine.choose(['what are your opening hours', 'where can i park my car'], [], 1, 1),
     ).toBe(0);
+    expect(engine.choose(['how much', 'is the weather nice today'], [], 1, 1)).toBe(0);
     // Where both hear it, the second recogniser's reading is the one answered (not the
     // N-best list's)…
     expect(engine.choose([...best, ...deeper, 'she has dock collapsed'], [], 2, 4)).toBe(4);
@@ -201,8 +204,9 @@ describe('emergencies in the caller’s own words', () => {
     const deeper = ['i have test do you', 'i have chest pain', 'i have chest to you'];
     expect(engine.choose([...best, ...deeper], [], 2)).toBe(0);
     expect(engine.choose([...best, ...deeper, 'i am cast vain'], [], 2, 5)).toBe(3);
-    // A second reading that sounds most like an ordinary reading votes for no alarm…
-    expect(engine.choose([...best, ...deeper, 'i have test to you'], [], 2, 5)).toBe(0);
+    // A second reading that sounds most like an ordinary reading votes for no alarm (this
+    // one is then answered as the question it is: "test" names the test results)…
+    expect(engine.choose([...best, ...deeper, 'i have test to you'], [], 2, 5)).toBe(5);
     // …nor one as close to an ordinary reading as to the emergency.
     const heard = ['where can i pay', 'my son is choking', 'my son is joking'];
     expect(engine.choose([...heard, 'my son is poking'], [], 1, 3)).toBe(0);
@@ -225,6 +229,34 @@ describe('emergencies in the caller’s own words', () => {
         3,
       ),
     ).toBe(0);
+  });
+
+  it("holds back the N-best list's alarm when every reading of a second recogniser sounds like an ordinary one", () => {
+    const engine = new LocalReplyEngine({ assistant: demoAssistant });
+    const best = 'can i look a visit for my son';
+    const deeper = ['can i book a bleeding for my son', 'can i look a bleeding for my son'];
+    // Two hypotheses with an emergency phrase raise the alarm on their own…
+    expect(engine.choose([best, ...deeper], [], 1)).toBe(1);
+    // …not when the second recogniser heard the sounds of the best reading, without one…
+    expect(engine.choose([best, ...deeper, 'can i look at a visit for my son'], [], 1, 3)).toBe(0);
+    // …and still when one of its readings sounds most like a reading with the emergency.
+    const bleeding = 'can i book a beating for my son';
+    expect(
+      engine.choose([best, ...deeper, 'can i look at a visit for my son', bleeding], [], 1, 3),
+    ).toBe(1);
+  });
+
+  it("takes a second recogniser's word a phone off an emergency phrase's, and answers it as urgent", async () => {
+    const engine = new LocalReplyEngine({ assistant: demoAssistant });
+    const heard = ['my son look to many of my field', 'my son took too many of my bill'];
+    // "bill" sounds a phone off "pill", and the phrase's other words are heard as they are.
+    expect(engine.choose(heard, [], 1, 1)).toBe(1);
+    expect(await new Call(engine).reply(heard[1] as string)).toBe(demoAnswer('emergency'));
+    // The first recogniser's own readings get no such slack: its domain model puts the
+    // phrases' words into ordinary speech already.
+    const other = new LocalReplyEngine({ assistant: demoAssistant });
+    expect(other.choose(heard, [], 2, 2)).toBe(0);
+    expect(await new Call(other).reply(heard[1] as string)).not.toBe(demoAnswer('emergency'));
   });
 
   it('does not let N-best emergency phrases overrule a question heard clearly', () => {

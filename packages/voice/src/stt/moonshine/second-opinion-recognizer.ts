@@ -8,8 +8,8 @@
  * 40–170 ms per utterance after the caller stops. So it reads only the utterances
  * pocketsphinx doubted (its domain model was not sure of them), and its
  * reading goes beside pocketsphinx's as a second opinion that the reply engine checks for
- * an emergency, and answers from only when it is a question on the topic pocketsphinx's
- * own reading leans to (`ReplyEngine.choose`).
+ * an emergency, and answers from when it is a question answered outright that
+ * pocketsphinx's best reading could not answer (`ReplyEngine.choose`).
  */
 import { normalizeText } from '../language-model/normalize.js';
 import type {
