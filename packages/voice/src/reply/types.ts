@@ -39,9 +39,9 @@ export interface ReplyEngine {
    * index `independentFrom` on (default: none) are a second recogniser's: an emergency
    * heard in one of them is enough on its own (a word of it a phone off a phrase's word
    * included), one sounding most like an emergency among the first recogniser's readings
-   * makes that one the choice, all of them sounding most like readings without one hold
-   * back an alarm heard only in the hypotheses, and the first of them is answered when it
-   * is a question answered outright and the best reading answers nothing outright.
+   * makes that one the choice, and the first of them, when it is a question answered
+   * outright and the best reading answers nothing outright, is answered (and holds back
+   * an alarm heard only in the hypotheses).
    */
   choose?(
     readings: readonly string[],

@@ -288,18 +288,23 @@ export class Dialog {
     // best reading is a question the assistant answers outright: the domain model hears
     // emergency phrases in ordinary speech, never instead of a question heard clearly. A
     // best reading only resembling a question ("she has a doctor left") does not hold
-    // the alarm back; a second recogniser whose every reading sounds most like readings
-    // without an emergency does ("what does the annual booster cost", where the N-best
-    // list heard "… collapsed" for "cost").
+    // the alarm back. Nor when the second recogniser's best reading is a question answered
+    // outright ("what does the annual booster cost", where the N-best list heard "…
+    // collapsed" for "cost"): it is answered below. Holding the alarm back whenever the
+    // second recogniser's readings merely sounded more like an ordinary reading was tried:
+    // it missed "my father collapsed" that the N-best list had and Moonshine heard as
+    // "my father can have it". (During the brief, or with a question of ours pending, the
+    // second reading is not answered, so it holds nothing back.)
+    const other = all[independentFrom];
+    const otherClear =
+      other !== undefined &&
+      !(this.intake?.active === true || this.pending !== undefined) &&
+      this.kb.retrieve(other).kind === 'answer';
     const alarms = all
       .slice(0, independentFrom)
       .map((n, i) => ({ i, phrase: i >= answerable ? this.emergency.detect(n) : undefined }))
       .filter((a) => a.phrase !== undefined);
-    if (
-      alarms.length >= MIN_HYPOTHESES_FOR_ALARM &&
-      !clear &&
-      !this.heardWithoutAlarm(all, independentFrom)
-    ) {
+    if (alarms.length >= MIN_HYPOTHESES_FOR_ALARM && !clear && !otherClear) {
       return { index: (alarms[0] as { i: number }).i };
     }
     if (this.intake?.active || this.pending) return { index: 0 };
@@ -315,10 +320,7 @@ export class Dialog {
     // toward the entries' own words, hears callers' own wording far better. On our own
     // lines this answered 7 more of 215 paraphrases right than answering it only on the
     // topic the first reading leans to, for 1 more off-topic line told a fact.
-    const other = all[independentFrom];
-    if (other !== undefined && this.kb.retrieve(other).kind === 'answer') {
-      return { index: independentFrom };
-    }
+    if (otherClear) return { index: independentFrom };
     for (const [i, n] of ns.entries()) {
       if (i === 0) continue;
       const found = this.kb.retrieve(n);
@@ -348,24 +350,6 @@ export class Dialog {
       if (urgent.length > 0 && urgent.length === closest.length) return urgent[0];
     }
     return undefined;
-  }
-
-  /**
-   * Whether the second recogniser read the utterance (its readings start at
-   * `independentFrom`) and every one of its readings sounds most like readings of the
-   * first's that call for no urgent entry, and like none that does: the two heard the same
-   * sounds, and they were not an emergency. The second recogniser's own readings carry
-   * none (they were checked first).
-   */
-  private heardWithoutAlarm(all: readonly string[], independentFrom: number): boolean {
-    const others = all.slice(independentFrom);
-    if (others.length === 0) return false;
-    const own = all.slice(0, independentFrom);
-    return others.every((other) =>
-      closestInSound(other, own, this.lexicon).every(
-        (i) => this.urgentEntry(own[i] ?? '') === undefined,
-      ),
-    );
   }
 
   /**

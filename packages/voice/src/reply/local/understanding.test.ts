@@ -231,19 +231,22 @@ describe('emergencies in the caller’s own words', () => {
     ).toBe(0);
   });
 
-  it("holds back the N-best list's alarm when every reading of a second recogniser sounds like an ordinary one", () => {
+  it("holds back the N-best list's alarm for a question a second recogniser heard outright", () => {
     const engine = new LocalReplyEngine({ assistant: demoAssistant });
-    const best = 'can i look a visit for my son';
+    const best = 'can i look an appointment for my son';
     const deeper = ['can i book a bleeding for my son', 'can i look a bleeding for my son'];
     // Two hypotheses with an emergency phrase raise the alarm on their own…
     expect(engine.choose([best, ...deeper], [], 1)).toBe(1);
-    // …not when the second recogniser heard the sounds of the best reading, without one…
-    expect(engine.choose([best, ...deeper, 'can i look at a visit for my son'], [], 1, 3)).toBe(0);
-    // …and still when one of its readings sounds most like a reading with the emergency.
-    const bleeding = 'can i book a beating for my son';
-    expect(
-      engine.choose([best, ...deeper, 'can i look at a visit for my son', bleeding], [], 1, 3),
-    ).toBe(1);
+    // …not when the second recogniser heard a question the assistant answers outright (its
+    // reading is then the one answered)…
+    const question = 'can i book an appointment for my son';
+    expect(engine.choose([best, ...deeper, question], [], 1, 3)).toBe(3);
+    // …but still when it heard anything else, however much it sounds like the best reading:
+    // it may have misheard the emergency too ("my father can have it"). The reading taken is
+    // one with the emergency.
+    const withAlarm = [1, 2];
+    const misheard = 'can i look at a visit for my son';
+    expect(withAlarm).toContain(engine.choose([best, ...deeper, misheard], [], 1, 3));
   });
 
   it("takes a second recogniser's word a phone off an emergency phrase's, and answers it as urgent", async () => {
