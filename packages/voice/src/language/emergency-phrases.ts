@@ -3,7 +3,7 @@
  * ambulance" signs of first-aid guidance, written once for every assistant (not any
  * business's lines). The urgent path matches them on lemmas, so "bleeding" also catches
  * "bled" and "bleeds"; the domain language model learns them so they are heard. A word
- * ending in "=" is matched only as written.
+ * ending in {@link AS_WRITTEN} is matched only as written.
  */
 export const EMERGENCY_PHRASES: readonly string[] = [
   // Heart and circulation.
@@ -80,3 +80,11 @@ export const EMERGENCY_PHRASES: readonly string[] = [
   'emergency',
   'ambulance',
 ];
+
+/** Marks a phrase word matched only as written, never by its lemma ("fit="). */
+export const AS_WRITTEN = '=';
+
+/** A phrase as said: its words without the {@link AS_WRITTEN} marks. */
+export function spokenPhrase(phrase: string): string {
+  return phrase.replaceAll(AS_WRITTEN, '');
+}

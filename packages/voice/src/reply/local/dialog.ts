@@ -295,11 +295,10 @@ export class Dialog {
     // it missed "my father collapsed" that the N-best list had and Moonshine heard as
     // "my father can have it". (During the brief, or with a question of ours pending, the
     // second reading is not answered, so it holds nothing back.)
+    const awaiting = this.intake?.active === true || this.pending !== undefined;
     const other = all[independentFrom];
     const otherClear =
-      other !== undefined &&
-      !(this.intake?.active === true || this.pending !== undefined) &&
-      this.kb.retrieve(other).kind === 'answer';
+      other !== undefined && !awaiting && this.kb.retrieve(other).kind === 'answer';
     const alarms = all
       .slice(0, independentFrom)
       .map((n, i) => ({ i, phrase: i >= answerable ? this.emergency.detect(n) : undefined }))
@@ -307,7 +306,7 @@ export class Dialog {
     if (alarms.length >= MIN_HYPOTHESES_FOR_ALARM && !clear && !otherClear) {
       return { index: (alarms[0] as { i: number }).i };
     }
-    if (this.intake?.active || this.pending) return { index: 0 };
+    if (awaiting) return { index: 0 };
     const understood =
       smallTalk(first) !== undefined ||
       yesNo(first) !== undefined ||

@@ -14,12 +14,10 @@
  * word is not an English word at all (a real word, "chess", is taken as said) and the
  * phrase's other words are heard as they are.
  */
-import { EMERGENCY_PHRASES } from '../../language/emergency-phrases.js';
+import { AS_WRITTEN, EMERGENCY_PHRASES, spokenPhrase } from '../../language/emergency-phrases.js';
 import { Lexicon } from '../../language/lexicon.js';
 import { editDistance } from './text.js';
 
-/** Marks a phrase word matched only as written, never by its lemma ("fit="). */
-const AS_WRITTEN = '=';
 /** Words that may stand between two words of a phrase. */
 const MAX_GAP = 2;
 /** Phones a phrase word needs before a word sounding a phone off may stand for it. */
@@ -59,7 +57,7 @@ export class EmergencyDetector {
       .filter((w) => w !== '')
       .map((w) => this.word(w));
     for (const phrase of this.phrases) {
-      if (containsInOrder(lemmas, phrase)) return spoken(phrase);
+      if (containsInOrder(lemmas, phrase)) return spokenPhrase(phrase.join(' '));
     }
     for (const phrase of this.phrases) {
       if (phrase.length < 2) continue;
@@ -73,7 +71,7 @@ export class EmergencyDetector {
             : w,
         );
         if (slipped.some((w, i) => w !== lemmas[i]) && containsInOrder(slipped, phrase)) {
-          return spoken(phrase);
+          return spokenPhrase(phrase.join(' '));
         }
       }
     }
@@ -140,9 +138,4 @@ export function containsInOrder(
     if (ok) return true;
   }
   return false;
-}
-
-/** A phrase as said: its words without the "as written" marks. */
-function spoken(phrase: readonly string[]): string {
-  return phrase.map((w) => (w.endsWith(AS_WRITTEN) ? w.slice(0, -AS_WRITTEN.length) : w)).join(' ');
 }

@@ -7,7 +7,7 @@
  * understands. Nothing here comes from any test line: only the assistant's own sentences
  * and general language resources.
  */
-import { EMERGENCY_PHRASES } from '../../language/emergency-phrases.js';
+import { EMERGENCY_PHRASES, spokenPhrase } from '../../language/emergency-phrases.js';
 import type { Lexicon } from '../../language/lexicon.js';
 import { STOP_WORDS } from '../../language/stop-words.js';
 
@@ -72,6 +72,6 @@ export function relatedVariants(sentence: string, lexicon: Lexicon): string[] {
 /** The emergency phrases in their carriers (without the matcher's "as written" marks). */
 export function emergencySentences(): string[] {
   return EMERGENCY_PHRASES.flatMap((phrase) =>
-    EMERGENCY_CARRIERS.map((carrier) => carrier.replace('X', phrase.replaceAll('=', ''))),
+    EMERGENCY_CARRIERS.map((carrier) => carrier.replace('X', spokenPhrase(phrase))),
   );
 }
