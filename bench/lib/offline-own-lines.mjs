@@ -105,7 +105,7 @@ async function judge(rows) {
   for (const row of rows) {
     const { knowledge } = SETS[row.set];
     const engine = new voice.LocalReplyEngine({ assistant: assistantOf(SETS[row.set]) });
-    const heard = voice.chosenReading(row.result, engine, []);
+    const heard = await voice.chosenReading(row.result, engine, []);
     let reply = '';
     for await (const event of engine.reply(
       [{ role: 'user', content: heard }],

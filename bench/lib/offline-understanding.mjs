@@ -95,7 +95,7 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
       const result =
         key === 'text' ? { text: line.text, model: 'text' } : await heardLine(line.text);
       const engine = new voice.LocalReplyEngine({ assistant });
-      const heard = voice.chosenReading(result, engine, []);
+      const heard = await voice.chosenReading(result, engine, []);
       const source =
         heard === result.text.trim()
           ? result.model

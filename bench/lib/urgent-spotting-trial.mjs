@@ -118,7 +118,7 @@ async function product(samples) {
     stream.push(samples.subarray(o, o + voice.FRAME_SAMPLES));
   const result = stream.finish();
   const engine = new voice.LocalReplyEngine({ assistant });
-  const heard = voice.chosenReading(result, engine, []);
+  const heard = await voice.chosenReading(result, engine, []);
   let reply = '';
   for await (const e of engine.reply([{ role: 'user', content: heard }], AbortSignal.timeout(5000)))
     if (e.type === 'text') reply += e.text;

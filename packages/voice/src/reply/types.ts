@@ -49,6 +49,16 @@ export interface ReplyEngine {
     answerable?: number,
     independentFrom?: number,
   ): number;
+  /**
+   * Optional: readies what `choose` weighs for the same readings, so that `choose` itself
+   * can stay synchronous (the local engine: the sentence meaning of each reading it might
+   * answer). The session awaits it first; when it fails, `choose` goes without.
+   */
+  prepareReadings?(
+    readings: readonly string[],
+    answerable?: number,
+    independentFrom?: number,
+  ): Promise<void>;
 }
 
 export interface CallConclusion {

@@ -331,18 +331,18 @@ export class CallSession {
         return;
       }
       if (this.phase === 'ended') return;
-      this.answerCallerTurn(heard, { silenceMs, endpointAt, spokenAt, endedAt });
+      await this.answerCallerTurn(heard, { silenceMs, endpointAt, spokenAt, endedAt });
     });
   }
 
-  private answerCallerTurn(
+  private async answerCallerTurn(
     result: RecognitionResult,
     turn: { silenceMs: number; endpointAt: number; spokenAt: number; endedAt: number },
-  ): void {
+  ): Promise<void> {
     const recognitionMs = now() - turn.endpointAt;
     if (result.channel) this.channel = result.channel;
-    const text = chosenReading(result, this.reply, this.history);
-    if (text === '') return;
+    const text = await chosenReading(result, this.reply, this.history);
+    if (text === '' || this.phase === 'ended') return;
 
     this.listener.message({
       type: 'transcript',

@@ -11,16 +11,25 @@ function clean(list: readonly string[] | undefined): string[] {
   return (list ?? []).map((t) => t.trim()).filter((t) => t !== '');
 }
 
-/** The reading to record and answer ('' when the recogniser heard no words). */
-export function chosenReading(
+/**
+ * The reading to record and answer ('' when the recogniser heard no words). The engine
+ * readies the readings first (`ReplyEngine.prepareReadings`); if that fails, it chooses
+ * without what it would have readied.
+ */
+export async function chosenReading(
   result: RecognitionResult,
-  reply: Pick<ReplyEngine, 'choose'>,
+  reply: Pick<ReplyEngine, 'choose' | 'prepareReadings'>,
   history: readonly ChatMessage[],
-): string {
+): Promise<string> {
   const readings = clean([result.text, ...(result.alternatives ?? [])]);
   const hypotheses = clean(result.hypotheses);
   const all = [...readings, ...hypotheses, ...clean(result.secondOpinion)];
   if (readings.length === 0 || all.length === 1 || !reply.choose) return readings[0] ?? '';
   const independentFrom = readings.length + hypotheses.length;
+  try {
+    await reply.prepareReadings?.(all, readings.length, independentFrom);
+  } catch {
+    // Chosen by the words alone: the turn is not lost for want of their meaning.
+  }
   return all[reply.choose(all, history, readings.length, independentFrom)] ?? readings[0] ?? '';
 }

@@ -48,7 +48,7 @@ describe.skipIf(!pocketsphinxAvailable() || !speechToolsAvailable())(
       for (const frame of frames) stream.push(frame);
       const result = stream.finish();
       const engine = new LocalReplyEngine({ assistant: demoAssistant });
-      const heard = chosenReading(result, engine, []);
+      const heard = await chosenReading(result, engine, []);
       return { heard, reply: await new Call(engine).reply(heard) };
     }
 

@@ -111,12 +111,34 @@ export class LocalReplyEngine implements ReplyEngine {
   }
 
   /**
+   * The meaning of the readings `choose` may answer: the recogniser's best and its
+   * alternatives, and the second recogniser's best. Without it `choose` weighs their words
+   * alone, and a question the words only ask about but meaning settles ("my prescription is
+   * about to run out") was heard right by Moonshine yet not answered.
+   */
+  prepareReadings(
+    readings: readonly string[],
+    answerable = readings.length,
+    independentFrom = readings.length,
+  ): Promise<void> {
+    const second = readings[independentFrom];
+    const candidates = [
+      ...readings.slice(0, answerable),
+      ...(second === undefined ? [] : [second]),
+    ];
+    return this.knowledge.prepare(candidates.map((r) => stripFillers(normalize(r))));
+  }
+
+  /**
    * Of several readings of one utterance, the one this engine can act on: an emergency in
    * any reading first (safety over precision), then a sure knowledge-base answer, when the
    * recogniser's best reading gets none. Otherwise the best reading (index 0). While the
    * brief is active its answers are free speech: the best reading stands. A knowledge
    * answer found only in a later reading whose topic the best reading does not share is
-   * chosen with doubt: its reply asks "Do you mean …?" instead of answering.
+   * chosen with doubt: its reply asks "Do you mean …?" instead of answering; where a second
+   * recogniser read the utterance too, such a reading is only ever asked about, and only
+   * when the second's reading would ask about the same entry. Meaning counts for the
+   * readings readied by `prepareReadings`; the others are weighed by their words.
    */
   choose(
     readings: readonly string[],

@@ -297,6 +297,21 @@ describe('emergencies in the caller’s own words', () => {
     expect(await call.reply('where can i park my car')).toBe(demoAnswer('parking'));
   });
 
+  it("answers a second recogniser's question that only its meaning settles, once the readings are prepared", async () => {
+    const readings = [
+      'my priest recaptured about the roll out',
+      'my prescription is about to run out',
+    ];
+    // By its words alone the second reading would only be asked about…
+    const unprepared = new LocalReplyEngine({ assistant: demoAssistant });
+    expect(unprepared.choose(readings, [], 1, 1)).toBe(0);
+    // …its meaning agreeing settles it, as it does for a reading answered directly.
+    const call = newCall();
+    await call.engine.prepareReadings?.(readings, 1, 1);
+    expect(call.engine.choose?.(readings, call.history, 1, 1)).toBe(1);
+    expect(await call.reply(readings[1] as string)).toBe(demoAnswer('refill'));
+  });
+
   it('has its own emergency answer for an assistant without an urgent entry', async () => {
     const knowledge: KnowledgeEntry[] = demo.knowledgeBase.filter((e) => e.urgent !== true);
     const call = newCall({ ...demoAssistant, model: { ...demoAssistant.model!, knowledge } });
