@@ -312,6 +312,37 @@ describe('emergencies in the caller’s own words', () => {
     expect(await call.reply(readings[1] as string)).toBe(demoAnswer('refill'));
   });
 
+  it("asks about a first recogniser's later reading only when the second recogniser's points the same way", async () => {
+    // The domain model heard a parking question in a question about a painting. A second
+    // recogniser that heard the painting too leaves nothing to answer or ask about…
+    const heard = ['who painted the mona lisa', 'where can i park my car'];
+    const painting = [...heard, 'who painted the mona lisa then'];
+    const engine = new LocalReplyEngine({ assistant: demoAssistant });
+    await engine.prepareReadings(painting, 2, 2);
+    expect(engine.choose(painting, [], 2, 2)).toBe(0);
+    // …one that heard something about the car makes it worth asking, never telling.
+    const car = [...heard, 'where do i put the car'];
+    const call = newCall();
+    await call.engine.prepareReadings?.(car, 2, 2);
+    expect(call.engine.choose?.(car, call.history, 2, 2)).toBe(1);
+    const asked = await call.reply('where can i park my car');
+    expect(asked).toMatch(/^Sorry, I am not sure I understood\. Do you mean, .*park/i);
+    expect(await call.reply('yes')).toBe(demoAnswer('parking'));
+  });
+
+  it("does not answer a second recogniser's question when both heard a thing the clinic never mentions", async () => {
+    const engine = new LocalReplyEngine({ assistant: demoAssistant });
+    // Both heard a taxi and an airport; the second's slip makes its reading a question about
+    // the clinic's cost, which the caller did not ask.
+    const taxi = ['how much is a taxi to the airport', 'how much is it taxi to the airport cost'];
+    await engine.prepareReadings(taxi, 1, 1);
+    expect(engine.choose(taxi, [], 1, 1)).toBe(0);
+    // A thing only the first heard is no such agreement: the second's question is answered.
+    const ticket = ['how much is the ticket', 'how much does a consultation cost'];
+    await engine.prepareReadings(ticket, 1, 1);
+    expect(engine.choose(ticket, [], 1, 1)).toBe(1);
+  });
+
   it('has its own emergency answer for an assistant without an urgent entry', async () => {
     const knowledge: KnowledgeEntry[] = demo.knowledgeBase.filter((e) => e.urgent !== true);
     const call = newCall({ ...demoAssistant, model: { ...demoAssistant.model!, knowledge } });
