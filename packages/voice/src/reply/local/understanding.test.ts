@@ -343,6 +343,25 @@ describe('emergencies in the caller’s own words', () => {
     expect(engine.choose(ticket, [], 1, 1)).toBe(1);
   });
 
+  it('does not tell a clinic fact when only the second recogniser heard the thing asked about', async () => {
+    // The first recogniser's reading is a clinic question; the second heard the caller name
+    // a swimming pool, which the clinic never mentions: its reading is the one taken, and
+    // the caller is asked, not told the opening hours.
+    const pool = ['is it open on sunday', 'is the swimming pool open on sunday'];
+    const call = newCall();
+    await call.engine.prepareReadings?.(pool, 1, 1);
+    expect(call.engine.choose?.(pool, call.history, 1, 1)).toBe(1);
+    const reply = await call.reply(pool[1] as string);
+    expect(reply).not.toContain(demoAnswer('hours'));
+    // Naming the clinic, or nothing, leaves the first reading's question as it was.
+    const engine = new LocalReplyEngine({ assistant: demoAssistant });
+    for (const second of ['is the clinic open on sunday', 'are you open on sunday then']) {
+      const readings = ['is it open on sunday', second];
+      await engine.prepareReadings(readings, 1, 1);
+      expect(engine.choose(readings, [], 1, 1)).toBe(0);
+    }
+  });
+
   it('has its own emergency answer for an assistant without an urgent entry', async () => {
     const knowledge: KnowledgeEntry[] = demo.knowledgeBase.filter((e) => e.urgent !== true);
     const call = newCall({ ...demoAssistant, model: { ...demoAssistant.model!, knowledge } });
