@@ -5,15 +5,17 @@
 //
 //   node bench/lib/offline-own-lines.mjs [voices…]   (en-us en-gb f3 m3 slt kal; build first)
 //     records every line's readings in READINGS (default /tmp/own-lines-readings.json),
-//     then judges them;
+//     then judges them (ONLY=brief,urgent records only those kinds of line);
 //   node bench/lib/offline-own-lines.mjs --judge [file]
 //     judges recorded readings again with the current build of the reply engine, in
 //     seconds: how a change to the reading choice or the matcher does, on the same audio.
 //
 // Per set, voice and kind of line: right, asked ("Do you mean …?"), none ("I do not know"),
 // wrong (another entry's answer, or an emergency answer to an ordinary line), and for
-// off-topic lines ok or FACT (told an entry's answer); false alarms (an emergency answer to a
-// line that is not urgent) are counted apart too, and the "all" rows sum every voice and set.
+// off-topic lines ok or FACT (told an entry's answer); for requests for the brief in other
+// words (the demo clinic's), right when the brief starts (its first question is asked) and
+// wrong on an emergency answer; false alarms (an emergency answer to a line that is not
+// urgent) are counted apart too, and the "all" rows sum every voice and set.
 // SHOW=1 lists every line not right.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,11 +29,23 @@ const own = JSON.parse(
 const demo = JSON.parse(
   fs.readFileSync(fromRoot('apps/server/src/db/seed/demo-clinic.json'), 'utf8'),
 );
+/** What a request for the brief expects (not an entry). */
+const BRIEF = '@brief';
+const kindOf = (knowledge, expect) => {
+  if (expect === null) return 'off-topic';
+  if (expect === BRIEF) return 'brief';
+  return knowledge.find((k) => k.id === expect)?.urgent ? 'urgent' : 'paraphrase';
+};
 const SETS = {
   demo: {
     knowledge: demo.knowledgeBase,
     intake: demo.intake,
-    lines: [...own.demo.lines, ...own.demo.urgent, ...own.demo.offTopic.map((text) => ({ text }))],
+    lines: [
+      ...own.demo.lines,
+      ...own.demo.urgent,
+      ...own.demo.offTopic.map((text) => ({ text })),
+      ...own.demo.briefRequests.map((text) => ({ text, expect: BRIEF })),
+    ],
   },
   vet: {
     knowledge: own.vet.knowledgeBase,
@@ -66,10 +80,14 @@ async function record(speakers) {
     });
     const model = voice.MoonshineModel.load();
     const recognizer = new voice.SecondOpinionRecognizer({ primary, model: () => model });
+    const lines = definition.lines.filter(
+      (line) =>
+        ONLY.length === 0 || ONLY.includes(kindOf(definition.knowledge, line.expect ?? null)),
+    );
     for (const key of speakers) {
       // One call per voice: each line hands the recogniser's channel estimate to the next.
       let channel;
-      for (const line of definition.lines) {
+      for (const line of lines) {
         const speech = await spoken(line.text, SPEAKERS[key]);
         const samples = new Int16Array(LEAD_SAMPLES + speech.length + TAIL_SAMPLES);
         samples.set(voice.addNoiseFloor(new Int16Array(LEAD_SAMPLES), -55, 7));
@@ -103,7 +121,7 @@ async function record(speakers) {
 async function judge(rows) {
   const tally = {};
   for (const row of rows) {
-    const { knowledge } = SETS[row.set];
+    const { knowledge, intake } = SETS[row.set];
     const engine = new voice.LocalReplyEngine({ assistant: assistantOf(SETS[row.set]) });
     const heard = await voice.chosenReading(row.result, engine, []);
     let reply = '';
@@ -112,22 +130,28 @@ async function judge(rows) {
       new AbortController().signal,
     ))
       if (event.type === 'text') reply += event.text;
-    const entry = row.expect === null ? undefined : knowledge.find((k) => k.id === row.expect);
+    const entry = knowledge.find((k) => k.id === row.expect);
     const told = knowledge.filter((k) => reply.includes(k.answer.slice(0, 30)));
-    const kind = entry === undefined ? 'off-topic' : entry.urgent ? 'urgent' : 'paraphrase';
-    const verdict =
-      entry === undefined
-        ? told.length > 0
-          ? 'FACT'
-          : 'ok'
-        : reply.includes(entry.answer.slice(0, 30))
-          ? 'right'
-          : /do you mean/i.test(reply)
-            ? 'asked'
-            : told.length > 0 || /emergency|in danger/i.test(reply)
-              ? 'wrong'
-              : 'none';
+    const kind = kindOf(knowledge, row.expect);
     const alarm = entry?.urgent !== true && /emergency|in danger/i.test(reply);
+    const verdict =
+      kind === 'brief'
+        ? intake.questions.some((q) => reply.includes(q.ask))
+          ? 'right'
+          : alarm
+            ? 'wrong'
+            : 'none'
+        : entry === undefined
+          ? told.length > 0
+            ? 'FACT'
+            : 'ok'
+          : reply.includes(entry.answer.slice(0, 30))
+            ? 'right'
+            : /do you mean/i.test(reply)
+              ? 'asked'
+              : told.length > 0 || /emergency|in danger/i.test(reply)
+                ? 'wrong'
+                : 'none';
     for (const key of [`${row.set} ${row.voice} ${kind}`, `all ${kind}`]) {
       tally[key] ??= {};
       tally[key][verdict] = (tally[key][verdict] ?? 0) + 1;
@@ -141,6 +165,8 @@ async function judge(rows) {
   for (const [key, counts] of Object.entries(tally)) console.log(key, JSON.stringify(counts));
 }
 
+/** The kinds of line to record (paraphrase, urgent, off-topic, brief); none: every line. */
+const ONLY = (process.env.ONLY ?? '').split(',').filter((kind) => kind !== '');
 const args = process.argv.slice(2);
 const file = process.env.READINGS ?? path.join(os.tmpdir(), 'own-lines-readings.json');
 if (args[0] === '--judge') {

@@ -22,7 +22,7 @@ const own = JSON.parse(
   readFileSync(new URL('../testing/own-lines.json', import.meta.url), 'utf8'),
 ) as {
   vet: { knowledgeBase: KnowledgeEntry[]; lines: Line[]; urgent: Line[]; offTopic: string[] };
-  demo: { lines: Line[]; urgent: Line[]; offTopic: string[] };
+  demo: { lines: Line[]; urgent: Line[]; offTopic: string[]; briefRequests: string[] };
 };
 
 function score(entries: KnowledgeEntry[], lines: Line[], offTopic: string[]) {
@@ -133,6 +133,20 @@ describe('emergencies in our own callers’ words', () => {
       }
     }
     expect(own.demo.urgent.length + own.vet.urgent.length).toBeGreaterThanOrEqual(15);
+    expect(missed).toEqual([]);
+  }, 30_000);
+});
+
+describe('the brief asked for in our own callers’ words', () => {
+  it('starts the brief for every request, as written', async () => {
+    const first = demo.intake?.questions[0]?.ask;
+    expect(first).toBeDefined();
+    const missed: string[] = [];
+    for (const text of own.demo.briefRequests) {
+      const reply = await new Call(new LocalReplyEngine({ assistant: demoAssistant })).reply(text);
+      if (!reply.endsWith(first as string)) missed.push(`${text} → ${reply}`);
+    }
+    expect(own.demo.briefRequests.length).toBeGreaterThanOrEqual(8);
     expect(missed).toEqual([]);
   }, 30_000);
 });
