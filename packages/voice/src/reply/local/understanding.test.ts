@@ -362,6 +362,30 @@ describe('emergencies in the caller’s own words', () => {
     }
   });
 
+  it("takes a second recogniser's request for the brief that the first's best reading missed", async () => {
+    const readings = [
+      'can you right down my sim terms for the doctor',
+      'can you write down my symptoms for the doctor',
+    ];
+    const call = newCall();
+    await call.engine.prepareReadings?.(readings, 1, 1);
+    expect(call.engine.choose?.(readings, call.history, 1, 1)).toBe(1);
+    expect(await call.reply(readings[1] as string)).toMatch(
+      /What is the main reason for your visit\?$/,
+    );
+    // Even over a question the first reading answers (a request for the brief is rarely
+    // heard in an ordinary question); not when the first asks for it too.
+    const engine = new LocalReplyEngine({ assistant: demoAssistant });
+    for (const [first, chosen] of [
+      ['could you let the doctor now', 1],
+      ['could you let the doctor know', 0],
+    ] as const) {
+      const heard = [first, 'please tell the doctor about my back pain'];
+      await engine.prepareReadings(heard, 1, 1);
+      expect(engine.choose(heard, [], 1, 1)).toBe(chosen);
+    }
+  });
+
   it('has its own emergency answer for an assistant without an urgent entry', async () => {
     const knowledge: KnowledgeEntry[] = demo.knowledgeBase.filter((e) => e.urgent !== true);
     const call = newCall({ ...demoAssistant, model: { ...demoAssistant.model!, knowledge } });
