@@ -83,6 +83,12 @@ const FIRST_CHOICE = new Set(['first', 'former', 'one']);
 const SECOND_CHOICE = new Set(['second', 'latter', 'other', 'last', 'two']);
 const BOTH = new Set(['both']);
 
+/** Whether a retrieval answers or asks about the entry (alone or beside another). */
+function offers(found: Retrieval, entry: KnowledgeEntry): boolean {
+  if (found.kind === 'choose') return found.matches.some((m) => m.entry === entry);
+  return found.kind !== 'none' && found.match.entry === entry;
+}
+
 export class Dialog {
   private readonly kb: KnowledgeBase;
   private readonly emergency: EmergencyDetector;
@@ -295,13 +301,14 @@ export class Dialog {
     // second reading is not answered, so it holds nothing back.)
     const awaiting = this.intake?.active === true || this.pending !== undefined;
     const other = all[independentFrom];
+    const otherFound = other === undefined ? undefined : this.kb.retrieve(other);
     // Not when both recognisers heard the caller name a thing the knowledge base never
     // mentions ("a taxi to the station"): a question about that thing, which the second
     // made a clinic question of with a slip ("it taxi to the station cost").
     const otherClear =
       other !== undefined &&
       !awaiting &&
-      this.kb.retrieve(other).kind === 'answer' &&
+      otherFound?.kind === 'answer' &&
       !this.kb.analyse(first).namedThings.some((thing) => other.split(' ').includes(thing));
     const alarms = all
       .slice(0, independentFrom)
@@ -355,8 +362,8 @@ export class Dialog {
       // topic is the domain model's ("how do i get to the airport" heard as "… get a there
       // parked"); when it would, the caller is asked. On our own lines this told 13 fewer
       // off-topic lines a fact and answered 2 fewer paraphrases wrongly, for none right.
-      if (other !== undefined) {
-        if (!this.offers(other, found.match.entry)) continue;
+      if (otherFound !== undefined) {
+        if (!offers(otherFound, found.match.entry)) continue;
         return { index: i, doubtful: true };
       }
       // The recogniser trusted this reading less than its first. Where the first points at
@@ -372,13 +379,6 @@ export class Dialog {
   private asksForBrief(n: string): boolean {
     const intake = this.intake;
     return intake !== undefined && (intake.triggeredBy(n) || this.briefIntent.asksForBrief(n));
-  }
-
-  /** Whether these words would answer or ask about the entry (alone or beside another). */
-  private offers(n: string, entry: KnowledgeEntry): boolean {
-    const found = this.kb.retrieve(n);
-    if (found.kind === 'choose') return found.matches.some((m) => m.entry === entry);
-    return found.kind !== 'none' && found.match.entry === entry;
   }
 
   /**
