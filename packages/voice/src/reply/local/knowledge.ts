@@ -119,7 +119,8 @@ export const MEANING_LEAD = 0.1;
  * ("my prescription is about to run out"). The words have already ruled out every other
  * entry, so less of a margin is needed than for meaning alone. (Not when the caller also
  * says something nobody wrote about: "is the doctor nice" shares one word with the booking
- * entry, and is close to it in meaning for that word alone.)
+ * entry, and is close to it in meaning for that word alone; unless that is one word beside
+ * a word only this entry's questions use: "the price of flea tablets".)
  */
 export const MEANING_TIE_LEAD = 0.03;
 
@@ -157,6 +158,8 @@ export interface KnowledgeMatch {
    * "back", "around"): a thing or a quality nobody wrote about may be what is asked.
    */
   unknownContentWords: number;
+  /** How many of those name a thing ({@link Lexicon.isThing}: "tablets", not "nice"). */
+  unknownThings: number;
   /**
    * How many of the caller's words point only to other entries: with no term in this one,
    * and their own word in another entry, or a related word in another entry's questions.
@@ -351,8 +354,7 @@ export class KnowledgeBase {
       firmWords.push(mineFirm);
       for (const [t, weight] of mine) terms.set(t, Math.max(terms.get(t) ?? 0, weight));
     }
-    const isThing = (w: string) =>
-      this.lexicon.isThing(w) || this.lexicon.isThing(this.lexicon.lemma(w));
+    const isThing = (w: string) => this.isThing(w);
     // A noun before one of the entries' own things only says which one ("a car park").
     const modifies = (next: string | undefined) =>
       next !== undefined && this.index.has(stem(synonym(next))) && isThing(next);
@@ -390,7 +392,9 @@ export class KnowledgeBase {
       reference += best;
     }
     const firm = [...firmTerms].filter((term) => !WEAK_TERMS.has(term));
-    const unknownContentWords = unknownWords.filter((w) => !this.lexicon.isLight(w)).length;
+    const unknownContent = unknownWords.filter((w) => !this.lexicon.isLight(w));
+    const unknownContentWords = unknownContent.length;
+    const unknownThings = unknownContent.filter((w) => this.isThing(w)).length;
     const hits = this.index.search(terms, filter && ((i) => filter(this.entryAt(i))));
     return hits.map((hit) => ({
       entry: this.entryAt(hit.id),
@@ -408,6 +412,7 @@ export class KnowledgeBase {
         ),
       ).length,
       unknownContentWords,
+      unknownThings,
       otherTopicWords: perWord.filter(
         (mine, w) =>
           ![...mine.keys()].some((t) => this.entryTerms[hit.id]?.has(t) === true) &&
@@ -501,7 +506,9 @@ export class KnowledgeBase {
    * The entry the sentence means: the closest in meaning at or above
    * {@link MEANING_ANSWER}, ahead of the next by {@link MEANING_LEAD}, or by
    * {@link MEANING_TIE_LEAD} when it is one of the two entries the words could not choose
-   * between, or the one they would ask about on the caller's own word. `supported` when the words point to it too (that, or their own best match).
+   * between, or the one they would ask about on the caller's own word. `supported` when
+   * the words point to it too: one of those, their own best match, or an entry two or more
+   * of the caller's words found, with no word the knowledge base lacks.
    * Never an urgent entry: emergencies have their own path, and an ordinary question close
    * in meaning to one must not get the emergency answer.
    */
@@ -521,20 +528,29 @@ export class KnowledgeBase {
     if (offered !== undefined) return { match: offered, supported: true };
     // The words would ask about this entry, on a word of its questions the caller said
     // themselves, with no word the knowledge base lacks (which might be what is asked: "is
-    // the doctor nice"): meaning agreeing is the second, independent voice that settles it.
+    // the doctor nice"), or with one beside a word that names this entry's topic alone
+    // ("the price of flea tablets"): meaning agreeing is the second, independent voice
+    // that settles it.
     if (
       byWords.kind === 'clarify' &&
       byWords.match.entry === entry &&
       byWords.match.firmInQuestions &&
-      byWords.match.unknownContentWords === 0
+      (byWords.match.unknownContentWords === 0 || namesTopicAmidOneUnknown(byWords.match))
     ) {
       return { match: byWords.match, supported: true };
     }
     if (lead < MEANING_LEAD) return undefined;
-    const byWord = this.rank(text)[0];
-    return byWord?.entry === entry
-      ? { match: byWord, supported: true }
-      : { match: meaningOnly(entry, first.similarity), supported: false };
+    const byWord = this.rank(text);
+    if (byWord[0]?.entry === entry) return { match: byWord[0], supported: true };
+    // Not the words' first, but found by two or more of the caller's words, with none the
+    // knowledge base lacks: the words are split between two topics ("will my insurer pay
+    // for this": "pay" is a word of the fees, "insurer" of insurance), and the sentence
+    // clearly means this one.
+    const found = byWord.find((m) => m.entry === entry);
+    if (found !== undefined && found.supportWords >= 2 && found.unknownContentWords === 0) {
+      return { match: found, supported: true };
+    }
+    return { match: meaningOnly(entry, first.similarity), supported: false };
   }
 
   /** {@link retrieve} by the caller's words alone. */
@@ -638,6 +654,11 @@ export class KnowledgeBase {
     return kept;
   }
 
+  /** Whether the word (or its dictionary form) names a thing or a place. */
+  private isThing(word: string): boolean {
+    return this.lexicon.isThing(word) || this.lexicon.isThing(this.lexicon.lemma(word));
+  }
+
   /** Entries marked urgent, in order. */
   urgentEntries(): KnowledgeEntry[] {
     return this.entries.filter((e) => e.urgent === true);
@@ -672,6 +693,21 @@ export class KnowledgeBase {
   }
 }
 
+/**
+ * Whether the caller named the entry's topic by a word only its questions use, said nothing
+ * that points to another entry, and only one word the knowledge base lacks, a thing: one of
+ * that topic's things ("flea tablets"). A quality ("is the doctor nice") may be what is
+ * asked, and nobody wrote about it.
+ */
+function namesTopicAmidOneUnknown(match: KnowledgeMatch): boolean {
+  return (
+    match.distinctWords >= 1 &&
+    match.otherTopicWords === 0 &&
+    match.unknownContentWords === 1 &&
+    match.unknownThings === 1
+  );
+}
+
 /** A match found by meaning only: no word of the caller's is in the entry. */
 function meaningOnly(entry: KnowledgeEntry, similarity: number): KnowledgeMatch {
   return {
@@ -686,6 +722,7 @@ function meaningOnly(entry: KnowledgeEntry, similarity: number): KnowledgeMatch 
     firm: false,
     distinctWords: 0,
     unknownContentWords: 0,
+    unknownThings: 0,
     otherTopicWords: 0,
   };
 }

@@ -87,8 +87,9 @@ describe('the matcher with sentence meaning, on our own callers’ lines', () =>
     );
     // By words alone: 6 of 18 (above). With meaning, 11 when written; 12 of 21 with three
     // more lines, written when meaning came to break the words' ties; 14 once "chip" was
-    // taken for the question's "microchip".
-    expect(right).toBeGreaterThanOrEqual(14);
+    // taken for the question's "microchip"; 15 once one thing nobody wrote about beside the
+    // topic's own word ("flea tablets") no longer held back what meaning agreed on.
+    expect(right).toBeGreaterThanOrEqual(15);
     expect(asked).toBeGreaterThanOrEqual(1);
     expect(wrong).toEqual([]);
     // Known miss: a haircut is an act in WordNet, not a thing the caller names, and its
@@ -106,8 +107,9 @@ describe('the matcher with sentence meaning, on our own callers’ lines', () =>
     // longer taken for slips ("around" for "ground"); 12 of 22 with six more lines, once
     // meaning broke the words' ties ("change the day of my appointment": booking, not
     // cancelling); 13 once meaning's agreement settled what the words would only ask
-    // about. The known misses stay.
-    expect(right).toBeGreaterThanOrEqual(13);
+    // about; 14 once meaning could prefer an entry the words found second ("will my
+    // insurer pay for this": "pay" is a word of the fees). The known misses stay.
+    expect(right).toBeGreaterThanOrEqual(14);
     expect(wrong).toEqual(KNOWN_WRONG);
     expect(facts).toEqual(BANK_AND_HOTEL);
   }, 30_000);

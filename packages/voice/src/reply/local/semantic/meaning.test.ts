@@ -115,6 +115,39 @@ describe('sentence meaning beside the words', () => {
     expect(asked.found.kind).toBe('clarify');
   });
 
+  it('answers on a topic’s own word beside one thing nobody wrote about, when meaning agrees', async () => {
+    // "parking" names the parking entry alone; "van" is a thing the knowledge base lacks.
+    const sentence = 'can my van use your parking';
+    expect(new KnowledgeBase(ENTRIES).retrieve(sentence).kind).toBe('clarify');
+    const close = MEANING_ANSWER + 0.1;
+    const between = (MEANING_TIE_LEAD + MEANING_LEAD) / 2;
+    const agreed = await retrieve(sentence, { parking: close, returns: close - between });
+    expect(agreed.found.kind === 'answer' && agreed.found.match.entry.id).toBe('parking');
+    // Two words nobody wrote about: asked, however close the meaning.
+    const two = 'is there parking for a van nearby';
+    expect(new KnowledgeBase(ENTRIES).retrieve(two).kind).toBe('clarify');
+    expect((await retrieve(two, { parking: close, returns: close - between })).found.kind).toBe(
+      'clarify',
+    );
+  });
+
+  it('answers the entry meaning clearly prefers among those the caller’s words found', async () => {
+    // The words lean to the hours ("open" twice), but two words found the returns entry too.
+    const sentence = 'when are you open open to return an item';
+    const byWords = new KnowledgeBase(ENTRIES).retrieve(sentence);
+    expect(byWords.kind === 'clarify' && byWords.match.entry.id).toBe('hours');
+    const close = MEANING_ANSWER + 0.1;
+    const clear = await retrieve(sentence, { returns: close, hours: close - MEANING_LEAD * 1.5 });
+    expect(clear.found.kind === 'answer' && clear.found.match.entry.id).toBe('returns');
+    // Less than the full lead: the words' question stands.
+    const between = (MEANING_TIE_LEAD + MEANING_LEAD) / 2;
+    const unsure = await retrieve(sentence, { returns: close, hours: close - between });
+    expect(unsure.found.kind === 'clarify' && unsure.found.match.entry.id).toBe('hours');
+    // An entry one word found is not enough: asked about, not answered.
+    const one = await retrieve(sentence, { parking: close, hours: close - MEANING_LEAD * 1.5 });
+    expect(one.found.kind).not.toBe('answer');
+  });
+
   it('breaks a tie the words left by a smaller lead in meaning, and only between those two', async () => {
     const sentence = 'is the park open';
     // By words alone: hours or parking, too close to call.
