@@ -133,7 +133,8 @@ export class LocalReplyEngine implements ReplyEngine {
    * Of several readings of one utterance, the one this engine can act on: an emergency in
    * any reading first (safety over precision), then a sure knowledge-base answer, when the
    * recogniser's best reading gets none. Otherwise the best reading (index 0). While the
-   * brief is active its answers are free speech: the best reading stands. A knowledge
+   * brief is active its answers are free speech: the best reading stands, unless the
+   * second recogniser's is more like the answers to the question asked. A knowledge
    * answer found only in a later reading whose topic the best reading does not share is
    * chosen with doubt: its reply asks "Do you mean …?" instead of answering; where a second
    * recogniser read the utterance too, such a reading is only ever asked about, and only
