@@ -315,7 +315,11 @@ export function fakeBrowser(
   const getUserMedia = async (c: MediaStreamConstraints): Promise<MediaStreamLike> => {
     constraints.push(c);
     if (setup.micError !== undefined) throw setup.micError;
-    const track = new FakeTrack('audio', { noiseSuppression: setup.noiseSuppression ?? true });
+    // As a browser does: the track's settings are what was asked, unless the setup says
+    // the browser ignores it.
+    const audio = typeof c.audio === 'object' ? c.audio : {};
+    const asked = typeof audio.noiseSuppression === 'boolean' ? audio.noiseSuppression : true;
+    const track = new FakeTrack('audio', { noiseSuppression: setup.noiseSuppression ?? asked });
     tracks.push(track);
     return new FakeStream([track]);
   };

@@ -2,7 +2,15 @@ import type { Call, ServerMessage } from '@talkbooth/protocol';
 
 /** Which noise cancellation works on the caller's microphone. */
 export type NoiseCancellation =
-  /** The browser's own noise suppression (getUserMedia `noiseSuppression`), WebSocket calls. */
+  /**
+   * The Talkbooth server's (RNNoise, on every WebSocket call), the browser's turned off: two
+   * suppressors in a row garble speech for the recogniser.
+   */
+  | 'server'
+  /**
+   * The browser's own (getUserMedia `noiseSuppression`), on a WebSocket call whose browser
+   * kept it on although asked not to; the server's works after it.
+   */
   | 'browser'
   /** Daily's noise-cancellation processor (Krisp), Daily rooms. */
   | 'krisp'
