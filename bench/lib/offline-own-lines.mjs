@@ -55,11 +55,24 @@ const SETS = {
       ),
     ],
   },
-  vet: {
-    knowledge: own.vet.knowledgeBase,
-    intake: own.vet.intake,
-    lines: [...own.vet.lines, ...own.vet.urgent, ...own.vet.offTopic.map((text) => ({ text }))],
-  },
+  // Every other business of our own lines: its knowledge base, paraphrases, urgent and
+  // off-topic lines.
+  ...Object.fromEntries(
+    Object.entries(own)
+      .filter(([name, business]) => name !== 'demo' && business?.knowledgeBase !== undefined)
+      .map(([name, business]) => [
+        name,
+        {
+          knowledge: business.knowledgeBase,
+          intake: business.intake,
+          lines: [
+            ...business.lines,
+            ...business.urgent,
+            ...business.offTopic.map((text) => ({ text })),
+          ],
+        },
+      ]),
+  ),
 };
 const SPEAKERS = {
   'en-us': { voice: 'en-us', rate: 165 },

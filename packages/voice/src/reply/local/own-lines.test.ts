@@ -175,9 +175,10 @@ describe('our own callers’ lines', () => {
         said(JSON.parse(readFileSync(new URL(name, fixtures), 'utf8'))),
       ),
     );
-    const ours = said({ vet: own.vet, demo: own.demo });
+    const { about: _about, ...businesses } = own as unknown as Record<string, unknown>;
+    const ours = said(businesses);
     expect(benchmark.size).toBeGreaterThan(50);
-    expect(ours.length).toBeGreaterThan(70);
+    expect(ours.length).toBeGreaterThan(150);
     expect(ours.filter((line) => benchmark.has(line))).toEqual([]);
   });
 });
