@@ -215,6 +215,25 @@ describe('KnowledgeBase on the demo clinic', () => {
     expect(kb.urgent('where is the pharmacy')).toBeUndefined();
   });
 
+  it('raises no alarm for words an ordinary entry fits as well as the urgent one', () => {
+    const optician = new KnowledgeBase([
+      { id: 'test', questions: ['Can I have my eyes tested?'], answer: 'Book at the desk.' },
+      { id: 'hours', questions: ['When are you open?'], answer: 'Nine to five.' },
+      {
+        id: 'urgent',
+        questions: ['I got chemicals in my eye.'],
+        answer: 'Rinse it with water and call the emergency number.',
+        urgent: true,
+      },
+    ]);
+    // "eyes" is as much the eye test's word as the urgent entry's.
+    expect(optician.urgent('i would like my eyes tested')).toBeUndefined();
+    expect(optician.urgent('my eyes')).toBeUndefined();
+    // A word only the urgent entry uses raises it.
+    expect(optician.urgent('i got chemicals in my eye')?.entry.id).toBe('urgent');
+    expect(optician.urgent('chemicals in my eyes')?.entry.id).toBe('urgent');
+  });
+
   it('maps near-miss and split words onto known terms', () => {
     expect([...kb.analyse('where is the pharmecy').terms.keys()]).toContain('pharmacy');
     expect(kb.analyse('where is the pharmecy').terms.get('pharmacy')).toBeLessThan(1);

@@ -452,8 +452,27 @@ export class KnowledgeBase {
    * catch what callers say in other words).
    */
   urgent(text: string): KnowledgeMatch | undefined {
-    const best = this.rank(text, (e) => e.urgent === true)[0];
-    return best && best.firm && best.confidence >= this.thresholds.urgent ? best : undefined;
+    const ranked = this.rank(text);
+    const best = ranked.find((m) => m.entry.urgent === true);
+    if (!best || !best.firm || best.confidence < this.thresholds.urgent) return undefined;
+    // An ordinary entry that fits the words at least as well is what they are about ("i
+    // would like to get my eyes tested" at an optician whose urgent entry is about
+    // chemicals in the eye), unless the caller said a word only urgent entries use.
+    const ordinary = ranked.find((m) => m.entry.urgent !== true);
+    if (ordinary !== undefined && ordinary.score >= best.score && !this.urgentWordIn(text)) {
+      return undefined;
+    }
+    return best;
+  }
+
+  /** Whether the caller said (or nearly spelled) a word that only urgent entries use. */
+  private urgentWordIn(text: string): boolean {
+    const { firm } = this.analyse(text);
+    return [...firm].some(
+      (term) =>
+        !WEAK_TERMS.has(term) &&
+        this.entries.every((entry, i) => entry.urgent === true || !this.entryTerms[i]?.has(term)),
+    );
   }
 
   /**
