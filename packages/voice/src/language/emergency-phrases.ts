@@ -59,6 +59,28 @@ export const EMERGENCY_PHRASES: readonly string[] = [
   // As written: the lemma of "fitting" is "fit".
   'having a fit=',
   'having fits=',
+  // Stroke signs and the nerves: sudden numbness or weakness, a face that droops,
+  // slurred speech, a bladder or bowel no longer under control.
+  'face drooping',
+  'slurred speech',
+  'can not feel my leg',
+  'can not feel my arm',
+  'can not feel my face',
+  'can not move my leg',
+  'can not move my arm',
+  'paralysed',
+  'paralyzed',
+  'lost control of my bladder',
+  'can not control my bladder',
+  'lost control of my bowel',
+  // Eyes: sight lost suddenly, or something corrosive in them.
+  'lost my sight',
+  'lost my vision',
+  'gone blind',
+  'can not see anything',
+  'chemical in my eye',
+  'bleach in my eye',
+  'acid in my eye',
   // Swelling and allergy.
   'swelling',
   'swollen',

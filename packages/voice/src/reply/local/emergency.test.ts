@@ -56,6 +56,20 @@ describe('EmergencyDetector', () => {
     expect(detect('I have too many pills left over')).toBeUndefined();
   });
 
+  it('hears the signs of a stroke, of a nerve emergency and of an eye emergency', () => {
+    expect(detect('her face is drooping on one side')).toBe('face droop');
+    expect(detect('dad has slurred speech since lunch')).toBe('slur speech');
+    expect(detect('I woke up and could not feel my right arm')).toBe('can not feel my arm');
+    expect(detect('he can not move his legs after the fall')).toBe('can not move my leg');
+    expect(detect('she has lost control of her bladder')).toBe('lose control of my bladder');
+    expect(detect('my son has lost his sight in one eye')).toBe('lose my sight');
+    expect(detect('I got some oven cleaner chemicals in my eye')).toBe('chemical in my eye');
+    // Everyday sentences with the same words are not emergencies.
+    expect(detect('I can not see the doctor until Friday')).toBeUndefined();
+    expect(detect('can you move my appointment')).toBeUndefined();
+    expect(detect('is the chemist in my area open')).toBeUndefined();
+  });
+
   it('matches a word marked as written only as written: "a fit", not "a fitting"', () => {
     expect(detect('I think my brother is having a fit')).toBe('have a fit');
     expect(detect('he keeps having fits')).toBe('have fits');
