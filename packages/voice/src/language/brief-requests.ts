@@ -40,6 +40,7 @@ export const BRIEF_RECIPIENTS: readonly string[] = [
   'message',
   'note',
   'details',
+  'summary',
   'symptom',
   'problem',
 ];

@@ -10,6 +10,8 @@ import { containsInOrder } from './emergency.js';
 
 /** Words allowed between a verb and what it passes on ("pass all my details to"). */
 const GAP = 4;
+/** How far after a pass-on verb the caller's symptom may come ("tell … about my back pain"). */
+const SYMPTOM_REACH = 7;
 
 export class BriefIntent {
   private readonly lexicon: Lexicon;
@@ -46,7 +48,35 @@ export class BriefIntent {
     for (const recipient of this.recipients) {
       if (containsInOrder(ls, [recipient, 'know'], 2)) return true;
     }
-    return containsInOrder(ls, ['let', 'know'], GAP) && ls.some((l) => this.recipients.has(l));
+    if (containsInOrder(ls, ['let', 'know'], GAP) && ls.some((l) => this.recipients.has(l))) {
+      return true;
+    }
+    return this.passesOnSymptoms(ls);
+  }
+
+  /**
+   * Whether the words ask for how the caller feels to be passed on, even where who it is
+   * for was not heard (a name or a title a recogniser often mishears): a pass-on verb that
+   * is not for the caller ("tell me", "send us") followed by one of the caller's symptoms
+   * ("please tell … about my back pain", "could you let … know I have been feeling
+   * unwell"), or someone to "know about my" symptom ("I need … to know about my rash").
+   */
+  private passesOnSymptoms(ls: readonly string[]): boolean {
+    const symptomAt = (from: number, reach: number) =>
+      ls.slice(from, from + reach + 1).some((l) => this.symptoms.has(l));
+    for (const [i, l] of ls.entries()) {
+      const next = ls[i + 1];
+      if (next === 'me' || next === 'us') continue;
+      if (this.verbs.has(l) && symptomAt(i + 1, SYMPTOM_REACH)) return true;
+      if (l === 'let' && containsInOrder(ls.slice(i), ['let', 'know'], GAP)) {
+        const know = ls.indexOf('know', i);
+        if (symptomAt(know + 1, SYMPTOM_REACH)) return true;
+      }
+      if (l === 'know' && next === 'about' && ls[i + 2] === 'my' && symptomAt(i + 3, 3)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether the words describe how the caller feels (a symptom word in them). */
