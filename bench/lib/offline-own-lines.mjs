@@ -14,7 +14,8 @@
 // wrong (another entry's answer, or an emergency answer to an ordinary line), and for
 // off-topic lines ok or FACT (told an entry's answer); for requests for the brief in other
 // words (the demo clinic's), right when the brief starts (its first question is asked) and
-// wrong on an emergency answer; for answers to the brief's questions (heard with the
+// wrong on an emergency answer (any other line that starts the brief is counted as "brief
+// started"); for answers to the brief's questions (heard with the
 // question's model, and chosen in a call whose brief has reached that question), the word
 // error rate of the reading taken; false alarms (an emergency answer to a line that is not
 // urgent) are counted apart too, and the "all" rows sum every voice and set.
@@ -204,6 +205,9 @@ async function judge(rows) {
     const told = knowledge.filter((k) => reply.includes(k.answer.slice(0, 30)));
     const kind = kindOf(knowledge, row.expect);
     const alarm = entry?.urgent !== true && /emergency|in danger/i.test(reply);
+    // A brief started on a line that did not ask for it takes the caller's next lines as
+    // its answers (in a call, not here, where each line is a call of its own).
+    const briefStarted = intake?.questions.some((q) => reply.includes(q.ask)) === true;
     const verdict =
       kind === 'brief'
         ? intake.questions.some((q) => reply.includes(q.ask))
@@ -226,6 +230,9 @@ async function judge(rows) {
       tally[key] ??= {};
       tally[key][verdict] = (tally[key][verdict] ?? 0) + 1;
       if (alarm) tally[key]['false alarm'] = (tally[key]['false alarm'] ?? 0) + 1;
+      if (kind !== 'brief' && briefStarted) {
+        tally[key]['brief started'] = (tally[key]['brief started'] ?? 0) + 1;
+      }
     }
     if (process.env.SHOW && verdict !== 'right' && verdict !== 'ok')
       console.log(

@@ -23,6 +23,25 @@ export const PASS_ON_VERBS: readonly string[] = [
   'report',
 ];
 
+/**
+ * The pass-on verbs that mean nothing but telling, so that one followed by the caller's
+ * symptom asks for it to be passed on even when who it is for was not heard: not "leave"
+ * ("leave my car") nor "give" ("give me a cough sweet").
+ */
+export const TELL_VERBS: readonly string[] = [
+  'tell',
+  'pass',
+  'note',
+  'write',
+  'send',
+  'inform',
+  'forward',
+  'mention',
+  'explain',
+  'describe',
+  'report',
+];
+
 /** Who a brief is for, and what it is. */
 export const BRIEF_RECIPIENTS: readonly string[] = [
   'doctor',

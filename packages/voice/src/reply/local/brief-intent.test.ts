@@ -27,5 +27,8 @@ describe('BriefIntent', () => {
     expect(asks('let me know when you open')).toBe(false);
     expect(asks('I would like to know about my bill')).toBe(false);
     expect(asks('what do I need to know about parking')).toBe(false);
+    // "Leave" and "give" have other senses: a misheard "car" is no request for the brief.
+    expect(asks('is there somewhere to leave my cough')).toBe(false);
+    expect(asks('can you give me something for a sore throat')).toBe(false);
   });
 });

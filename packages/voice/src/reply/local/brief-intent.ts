@@ -4,7 +4,12 @@
  * hurting for a week". Matched on lemmas against general word lists (brief-requests.ts),
  * beside the assistant's own trigger phrases.
  */
-import { BRIEF_RECIPIENTS, PASS_ON_VERBS, SYMPTOM_WORDS } from '../../language/brief-requests.js';
+import {
+  BRIEF_RECIPIENTS,
+  PASS_ON_VERBS,
+  SYMPTOM_WORDS,
+  TELL_VERBS,
+} from '../../language/brief-requests.js';
 import { Lexicon } from '../../language/lexicon.js';
 import { containsInOrder } from './emergency.js';
 
@@ -16,6 +21,8 @@ const SYMPTOM_REACH = 7;
 export class BriefIntent {
   private readonly lexicon: Lexicon;
   private readonly verbs: ReadonlySet<string>;
+  /** The pass-on verbs that only mean telling ("leave" and "give" have other senses). */
+  private readonly tellVerbs: ReadonlySet<string>;
   private readonly recipients: ReadonlySet<string>;
   private readonly symptoms: ReadonlySet<string>;
 
@@ -23,6 +30,7 @@ export class BriefIntent {
     this.lexicon = lexicon;
     const lemmas = (list: readonly string[]) => new Set(list.map((w) => lexicon.lemma(w)));
     this.verbs = lemmas(PASS_ON_VERBS);
+    this.tellVerbs = lemmas(TELL_VERBS);
     this.recipients = lemmas(BRIEF_RECIPIENTS);
     this.symptoms = lemmas(SYMPTOM_WORDS);
   }
@@ -67,7 +75,7 @@ export class BriefIntent {
     for (const [i, l] of ls.entries()) {
       const next = ls[i + 1];
       if (next === 'me' || next === 'us') continue;
-      if (this.verbs.has(l) && symptomAt(i + 1, SYMPTOM_REACH)) return true;
+      if (this.tellVerbs.has(l) && symptomAt(i + 1, SYMPTOM_REACH)) return true;
       if (l === 'let' && containsInOrder(ls.slice(i), ['let', 'know'], GAP)) {
         const know = ls.indexOf('know', i);
         if (symptomAt(know + 1, SYMPTOM_REACH)) return true;
