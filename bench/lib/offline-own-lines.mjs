@@ -9,6 +9,7 @@
 //   node bench/lib/offline-own-lines.mjs --judge [file]
 //     judges recorded readings again with the current build of the reply engine, in
 //     seconds: how a change to the reading choice or the matcher does, on the same audio.
+//     IN_CALL=1 says each business's lines in one call per voice (see `IN_CALL`).
 //
 // Per set, voice and kind of line: right, asked ("Do you mean …?"), none ("I do not know"),
 // wrong (another entry's answer, or an emergency answer to an ordinary line), and for
@@ -172,16 +173,36 @@ async function briefUpTo(engine, intake, expect) {
   return history;
 }
 
+/**
+ * With IN_CALL=1, the paraphrased, urgent and off-topic lines of each business and voice
+ * are said one after another in one call, as the understanding benchmark says its lines:
+ * what one line starts (a question of ours, the brief) meets the next. Otherwise every line
+ * is a call of its own.
+ */
+const IN_CALL = process.env.IN_CALL === '1';
+
 async function judge(rows) {
   const tally = {};
   /** Word errors of answers to the brief, per voice and in all. */
   const answerErrors = {};
+  /** In a call (IN_CALL): each business and voice's engine and history so far. */
+  const calls = new Map();
   for (const row of rows) {
     const { knowledge, intake } = SETS[row.set];
-    const engine = new voice.LocalReplyEngine({ assistant: assistantOf(SETS[row.set]) });
-    if (kindOf(knowledge, row.expect) === 'answer') {
-      const history = await briefUpTo(engine, intake, row.expect);
-      const heard = await voice.chosenReading(row.result, engine, history);
+    const lineKind = kindOf(knowledge, row.expect);
+    if (IN_CALL && (lineKind === 'brief' || lineKind === 'answer')) continue;
+    const callKey = `${row.set} ${row.voice}`;
+    if (IN_CALL && !calls.has(callKey)) {
+      const assistant = assistantOf(SETS[row.set]);
+      calls.set(callKey, { engine: new voice.LocalReplyEngine({ assistant }), history: [] });
+    }
+    const engine = IN_CALL
+      ? calls.get(callKey).engine
+      : new voice.LocalReplyEngine({ assistant: assistantOf(SETS[row.set]) });
+    const history = IN_CALL ? calls.get(callKey).history : [];
+    if (lineKind === 'answer') {
+      const briefHistory = await briefUpTo(engine, intake, row.expect);
+      const heard = await voice.chosenReading(row.result, engine, briefHistory);
       const { errors, words } = voice.wordErrors(row.text, heard);
       for (const key of [`${row.set} ${row.voice} answers`, 'all answers']) {
         answerErrors[key] ??= { errors: 0, words: 0 };
@@ -194,19 +215,18 @@ async function judge(rows) {
         );
       continue;
     }
-    const heard = await voice.chosenReading(row.result, engine, []);
+    const heard = await voice.chosenReading(row.result, engine, history);
+    history.push({ role: 'user', content: heard });
     let reply = '';
-    for await (const event of engine.reply(
-      [{ role: 'user', content: heard }],
-      new AbortController().signal,
-    ))
+    for await (const event of engine.reply([...history], new AbortController().signal))
       if (event.type === 'text') reply += event.text;
+    history.push({ role: 'assistant', content: reply });
     const entry = knowledge.find((k) => k.id === row.expect);
     const told = knowledge.filter((k) => reply.includes(k.answer.slice(0, 30)));
     const kind = kindOf(knowledge, row.expect);
     const alarm = entry?.urgent !== true && /emergency|in danger/i.test(reply);
-    // A brief started on a line that did not ask for it takes the caller's next lines as
-    // its answers (in a call, not here, where each line is a call of its own).
+    // A brief started on a line that did not ask for it takes the caller's next lines in
+    // the call as its answers.
     const briefStarted = intake?.questions.some((q) => reply.includes(q.ask)) === true;
     const verdict =
       kind === 'brief'
