@@ -5,28 +5,10 @@
  * matched on lemmas (see `Lexicon.lemma`).
  */
 
-/** Verbs of passing information on ("tell", "pass", "note down", "let … know"). */
-export const PASS_ON_VERBS: readonly string[] = [
-  'tell',
-  'pass',
-  'note',
-  'write',
-  'give',
-  'leave',
-  'send',
-  'inform',
-  'forward',
-  'mention',
-  'explain',
-  'describe',
-  'record',
-  'report',
-];
-
 /**
- * The pass-on verbs that mean nothing but telling, so that one followed by the caller's
- * symptom asks for it to be passed on even when who it is for was not heard: not "leave"
- * ("leave my car") nor "give" ("give me a cough sweet").
+ * Verbs that mean nothing but telling ("tell", "pass", "note down", "inform"): one
+ * followed by the caller's symptom asks for it to be passed on even when who it is for
+ * was not heard.
  */
 export const TELL_VERBS: readonly string[] = [
   'tell',
@@ -41,6 +23,13 @@ export const TELL_VERBS: readonly string[] = [
   'describe',
   'report',
 ];
+
+/**
+ * Verbs of passing information on ("tell", "leave a note", "give the doctor a summary"):
+ * the verbs of telling, and verbs with other senses too ("leave my car", "give me a cough
+ * sweet") that pass something on only when said to whom or what.
+ */
+export const PASS_ON_VERBS: readonly string[] = [...TELL_VERBS, 'give', 'leave', 'record'];
 
 /** Who a brief is for, and what it is. */
 export const BRIEF_RECIPIENTS: readonly string[] = [
