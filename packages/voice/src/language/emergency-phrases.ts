@@ -68,7 +68,7 @@ export const EMERGENCY_PHRASES: readonly string[] = [
   'can not feel my face',
   'can not move my leg',
   'can not move my arm',
-  'paralysed',
+  // The recogniser's dictionary spells it the American way.
   'paralyzed',
   'lost control of my bladder',
   'can not control my bladder',
