@@ -64,10 +64,12 @@ export class BriefIntent {
 
   /**
    * Whether the words ask for how the caller feels to be passed on, even where who it is
-   * for was not heard (a name or a title a recogniser often mishears): a pass-on verb that
-   * is not for the caller ("tell me", "send us") followed by one of the caller's symptoms
-   * ("please tell … about my back pain", "could you let … know I have been feeling
-   * unwell"), or someone to "know about my" symptom ("I need … to know about my rash").
+   * for was not heard (a name or a title a recogniser often mishears): a verb of telling
+   * (`TELL_VERBS`; not "leave", as in "leave my car" heard "leave my cough") that is not
+   * for the caller ("tell me", "send us") followed by one of the caller's symptoms ("please
+   * tell … about my back pain"), "let … know" before one ("could you let … know I have
+   * been feeling unwell"), or someone to "know about my" symptom ("I need … to know about
+   * my rash").
    */
   private passesOnSymptoms(ls: readonly string[]): boolean {
     const symptomAt = (from: number, reach: number) =>
