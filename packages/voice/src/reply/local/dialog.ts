@@ -181,6 +181,18 @@ export class Dialog {
         intake.pause();
         return say('Okay, I stopped the brief. We can go on with it later. How else can I help?');
       }
+      // "No" to the brief's first question just after it started: the caller never asked
+      // for it (their words were taken for a request: "leave my car" heard as "leave my
+      // cough"). Whatever they said after the "no" is heard as a new question.
+      if (intake.justStarted && !intake.asksYesOrNo && yesNo(n) === 'no') {
+        intake.withdraw();
+        const rest = n.replace(/^(?:no|nope|nah)(?: (?:no|sorry|thanks|thank you))*\s*/, '');
+        const found = rest === '' ? undefined : this.kb.retrieve(rest);
+        if (found?.kind === 'answer') {
+          return say(`Sorry, I misunderstood. ${this.answer(found.match.entry).text}`);
+        }
+        return say('Sorry, I misunderstood. How else can I help?');
+      }
       if (isQuestion(n)) {
         const found = this.kb.retrieve(n);
         if (found.kind === 'answer') {

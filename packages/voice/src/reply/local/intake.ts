@@ -5,6 +5,7 @@
  *   idle ──start──▶ asking(i) ──answer──▶ asking(i+1) … ──last answer──▶ confirming
  *   confirming ──yes──▶ done        confirming ──no──▶ choosing ──part──▶ asking(part, redo)
  *   asking(part, redo) ──answer──▶ confirming          any active stage ──stop──▶ paused
+ *   asking(0), nothing answered ──withdraw──▶ idle (started by mistake)
  */
 import type { Intake } from '@talkbooth/protocol';
 import { correction, yesNo } from './intents.js';
@@ -80,6 +81,24 @@ export class IntakeFlow {
 
   get confirmed(): boolean {
     return this.confirmedValue;
+  }
+
+  /** The first question was just asked and nothing is answered yet. */
+  get justStarted(): boolean {
+    return this.stageValue === 'asking' && this.index === 0 && this.answers.size === 0;
+  }
+
+  /** Whether the question being asked is answered yes or no ("Are you taking …?"). */
+  get asksYesOrNo(): boolean {
+    const asked = normalize(this.asking?.ask ?? '').split(' ')[0] ?? '';
+    return YES_NO_QUESTION_START.has(asked);
+  }
+
+  /** Takes back a brief started by mistake, before anything was answered. */
+  withdraw(): void {
+    if (!this.justStarted) return;
+    this.redo = false;
+    this.stageValue = 'idle';
   }
 
   /** The question the caller's next words answer, while one is being asked. */
@@ -195,8 +214,7 @@ export class IntakeFlow {
     const rest = m?.[1];
     if (rest === undefined || /^(?:i|not|nothing|none|never|thanks|thank|it is fine)\b/.test(rest))
       return undefined;
-    const asked = normalize(this.questions[this.index]?.ask ?? '').split(' ')[0] ?? '';
-    return YES_NO_QUESTION_START.has(asked) ? undefined : rest;
+    return this.asksYesOrNo ? undefined : rest;
   }
 
   /** Records the answer to the pending question and moves on. */

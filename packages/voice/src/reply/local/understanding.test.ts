@@ -419,6 +419,50 @@ describe('the brief, in the caller’s words', () => {
     });
   });
 
+  it('takes the brief back when the caller says no to its first question', async () => {
+    const call = newCall();
+    expect(await call.reply('could you let the doctor know about my cough')).toBe(
+      `Sure, I have a few short questions. ${ask(0)}`,
+    );
+    expect(await call.reply('no thanks')).toBe('Sorry, I misunderstood. How else can I help?');
+    // Nothing of it stays in the record, and a question after that is a question.
+    expect(call.engine.conclude(call.history).structuredData?.['brief']).toMatchObject({
+      reason: null,
+    });
+    expect(await call.reply('where can i park')).toBe(demoAnswer('parking'));
+    // "No, I asked …": the rest is heard as the question it is.
+    const other = newCall();
+    await other.reply('could you let the doctor know about my cough');
+    expect(await other.reply('no i wanted to know where i can park')).toBe(
+      `Sorry, I misunderstood. ${demoAnswer('parking')}`,
+    );
+    // Once answered, "no" is an answer: a correction, or the reply to a yes-or-no question.
+    const started = newCall();
+    await started.reply('could you let the doctor know about my cough');
+    await started.reply('a dry cough at night');
+    expect(await started.reply('no')).toBe(`Okay. ${ask(2)}`);
+  });
+
+  it('takes "no" as the answer when the brief starts with a yes-or-no question', async () => {
+    const clinic: AssistantDto = {
+      model: {
+        provider: 'local',
+        model: 'knowledge-base',
+        knowledge: [],
+        intake: {
+          trigger: ['take a brief'],
+          questions: [
+            { id: 'new', ask: 'Are you a new patient?' },
+            { id: 'reason', ask: 'What is the reason for your visit?' },
+          ],
+        },
+      },
+    };
+    const call = newCall(clinic);
+    expect(await call.reply('please take a brief')).toMatch(/Are you a new patient\?$/);
+    expect(await call.reply('no')).toBe('Okay. What is the reason for your visit?');
+  });
+
   it('offers the brief when symptoms are described, keeping them as its first answer', async () => {
     const call = newCall();
     expect(await call.reply('my shoulder has been aching for days')).toMatch(/brief.*Shall I\?$/);
