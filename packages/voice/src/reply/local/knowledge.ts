@@ -457,22 +457,12 @@ export class KnowledgeBase {
     if (!best || !best.firm || best.confidence < this.thresholds.urgent) return undefined;
     // An ordinary entry that fits the words at least as well is what they are about ("i
     // would like to get my eyes tested" at an optician whose urgent entry is about
-    // chemicals in the eye), unless the caller said a word only urgent entries use.
+    // chemicals in the eye), unless the caller said a word only the urgent entry uses.
     const ordinary = ranked.find((m) => m.entry.urgent !== true);
-    if (ordinary !== undefined && ordinary.score >= best.score && !this.urgentWordIn(text)) {
+    if (ordinary !== undefined && ordinary.score >= best.score && best.distinctWords === 0) {
       return undefined;
     }
     return best;
-  }
-
-  /** Whether the caller said (or nearly spelled) a word that only urgent entries use. */
-  private urgentWordIn(text: string): boolean {
-    const { firm } = this.analyse(text);
-    return [...firm].some(
-      (term) =>
-        !WEAK_TERMS.has(term) &&
-        this.entries.every((entry, i) => entry.urgent === true || !this.entryTerms[i]?.has(term)),
-    );
   }
 
   /**
