@@ -189,8 +189,8 @@ async function judge(rows) {
   const calls = new Map();
   for (const row of rows) {
     const { knowledge, intake } = SETS[row.set];
-    const lineKind = kindOf(knowledge, row.expect);
-    if (IN_CALL && (lineKind === 'brief' || lineKind === 'answer')) continue;
+    const kind = kindOf(knowledge, row.expect);
+    if (IN_CALL && (kind === 'brief' || kind === 'answer')) continue;
     const callKey = `${row.set} ${row.voice}`;
     if (IN_CALL && !calls.has(callKey)) {
       const assistant = assistantOf(SETS[row.set]);
@@ -200,7 +200,7 @@ async function judge(rows) {
       ? calls.get(callKey).engine
       : new voice.LocalReplyEngine({ assistant: assistantOf(SETS[row.set]) });
     const history = IN_CALL ? calls.get(callKey).history : [];
-    if (lineKind === 'answer') {
+    if (kind === 'answer') {
       const briefHistory = await briefUpTo(engine, intake, row.expect);
       const heard = await voice.chosenReading(row.result, engine, briefHistory);
       const { errors, words } = voice.wordErrors(row.text, heard);
@@ -223,14 +223,13 @@ async function judge(rows) {
     history.push({ role: 'assistant', content: reply });
     const entry = knowledge.find((k) => k.id === row.expect);
     const told = knowledge.filter((k) => reply.includes(k.answer.slice(0, 30)));
-    const kind = kindOf(knowledge, row.expect);
     const alarm = entry?.urgent !== true && /emergency|in danger/i.test(reply);
     // A brief started on a line that did not ask for it takes the caller's next lines in
     // the call as its answers.
     const briefStarted = intake?.questions.some((q) => reply.includes(q.ask)) === true;
     const verdict =
       kind === 'brief'
-        ? intake.questions.some((q) => reply.includes(q.ask))
+        ? briefStarted
           ? 'right'
           : alarm
             ? 'wrong'
