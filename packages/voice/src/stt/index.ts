@@ -39,7 +39,14 @@ export {
   domainModelHash,
   type DomainModel,
   type DomainModelOptions,
+  type OffThreadModelOptions,
 } from './language-model/build.js';
+export {
+  ESPEAK_GUESSER_VERSION,
+  loadEspeakGuesser,
+  type PronunciationGuesser,
+} from './language-model/sound-out.js';
+export { ipaToPhones } from './language-model/ipa-phones.js';
 export {
   expandVocabulary,
   answersTo,
