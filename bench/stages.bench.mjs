@@ -120,7 +120,7 @@ async function measureRecognition(assistant, utterances, voices) {
   let recognizers = null;
   try {
     const vocabulary = voice.vocabularyFor(assistant);
-    const modelBuild = timeModelBuild(vocabulary, cacheDir);
+    const modelBuild = await timeModelBuild(vocabulary, cacheDir);
     recognizers = await createRecognizers(vocabulary, cacheDir);
     const runs = decodeAll(recognizers, utterances);
     return { modelBuild, recognition: recognitionResults(runs, recognizers, voices) };

@@ -1,14 +1,20 @@
 /**
  * Runs one domain-model build on a worker thread (see `buildDomainModelOffThread`), so a
- * cold build (about a second) never stalls the event loop that paces live calls' audio.
+ * cold build (about a second, with eSpeak loaded to sound out unknown words) never stalls
+ * the event loop that paces live calls' audio.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildDomainModel, type DomainModelOptions } from './build.js';
+import { buildDomainModel, type BuildWorkerData } from './build.js';
+import { loadEspeakGuesser } from './sound-out.js';
 
-const options = workerData as Omit<DomainModelOptions, 'lexicon'> & { withLexicon: boolean };
+const { withLexicon, soundOut, ...options } = workerData as BuildWorkerData;
 try {
-  const { withLexicon, ...rest } = options;
-  const model = buildDomainModel({ ...rest, ...(withLexicon ? {} : { lexicon: null }) });
+  const guesser = soundOut ? await loadEspeakGuesser() : undefined;
+  const model = buildDomainModel({
+    ...options,
+    ...(withLexicon ? {} : { lexicon: null }),
+    ...(guesser ? { guesser } : {}),
+  });
   parentPort?.postMessage({ ok: true, model });
 } catch (error) {
   parentPort?.postMessage({

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DomainVocabulary } from '../types.js';
 import { checkNormalisation, parseArpa } from './arpa.js';
-import { buildDomainModel } from './build.js';
+import { buildDomainModel, buildDomainModelOffThread } from './build.js';
+import { loadEspeakGuesser } from './sound-out.js';
 
 const DICTIONARY = '/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict';
 const SEED = new URL('../../../../../apps/server/src/db/seed/demo-clinic.json', import.meta.url);
@@ -140,5 +141,40 @@ describe.skipIf(!existsSync(DICTIONARY))('buildDomainModel', () => {
         pronunciations: { zorbleton: 'Q X' },
       }),
     ).toThrow(/unknown phones/);
+  });
+
+  it('sounds out missing words with a guesser, and keys the cache on it', async () => {
+    const guesser = await loadEspeakGuesser();
+    const vocabulary = seedVocabulary(['zorbleton clinic', 'a toothache']);
+    const model = buildDomainModel({ vocabulary, cacheDir, dictionaryPath: DICTIONARY, guesser });
+    expect(model.droppedWords).toEqual([]);
+    expect(Object.keys(model.soundedOutWords).sort()).toEqual(['toothache', 'zorbleton']);
+    const dict = readFileSync(model.dictPath, 'utf8');
+    expect(dict).toMatch(/^toothache T UW TH EY K$/m);
+    expect(readFileSync(model.lmPath, 'utf8')).toMatch(/\ta toothache\b/);
+    // A pronunciation given by the assistant wins over the guess.
+    const given = buildDomainModel({
+      vocabulary,
+      cacheDir,
+      dictionaryPath: DICTIONARY,
+      guesser,
+      pronunciations: { zorbleton: 'Z AO R B AH L T AH N' },
+    });
+    expect(given.soundedOutWords).toEqual({ toothache: 'T UW TH EY K' });
+    expect(readFileSync(given.dictPath, 'utf8')).toMatch(/^zorbleton Z AO R B AH L T AH N$/m);
+    // Without the guesser the same vocabulary is another model, with the words left out.
+    const plain = buildDomainModel({ vocabulary, cacheDir, dictionaryPath: DICTIONARY });
+    expect(plain.hash).not.toBe(model.hash);
+    expect(plain.droppedWords).toEqual(['toothache', 'zorbleton']);
+  });
+
+  it('sounds out missing words off the main thread unless told not to', async () => {
+    const vocabulary = seedVocabulary(['the worming clinic']);
+    const options = { vocabulary, cacheDir, dictionaryPath: DICTIONARY, version: 'off-thread' };
+    const model = await buildDomainModelOffThread(options);
+    expect(model.soundedOutWords).toEqual({ worming: 'W ER M IH NG' });
+    expect((await buildDomainModelOffThread(options)).cached).toBe(true);
+    const without = await buildDomainModelOffThread({ ...options, soundOut: false });
+    expect(without.droppedWords).toEqual(['worming']);
   });
 });

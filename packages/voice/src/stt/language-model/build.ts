@@ -4,9 +4,14 @@
  * trains a Kneser-Ney trigram model and writes `domain.lm` (ARPA) plus a `domain.dict`
  * holding only the model's words, so a decoder for it loads in milliseconds.
  *
+ * Words the dictionary lacks ("toothache", a business's name) are sounded out by eSpeak's
+ * letter-to-sound rules when a guesser is given (see sound-out.ts); the recogniser's
+ * builds, through `buildDomainModelOffThread`, always have one.
+ *
  * Built models are cached under `cacheDir/domain-<hash>/`, the hash covering the
- * vocabulary, the caller's version string, the extra pronunciations, the dictionary file
- * and this builder's own version: a second build for the same assistant is a lookup.
+ * vocabulary, the caller's version string, the extra pronunciations, the guesser, the
+ * dictionary file and this builder's own version: a second build for the same assistant
+ * is a lookup.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
@@ -27,9 +32,14 @@ import { formatDictionary, readDictionary } from './dictionary.js';
 import { Lexicon } from '../../language/lexicon.js';
 import { expandQuestion, expandVocabulary, type TrainingCorpus } from './expand.js';
 import { normalizeText } from './normalize.js';
+import {
+  ESPEAK_GUESSER_VERSION,
+  loadEspeakGuesser,
+  type PronunciationGuesser,
+} from './sound-out.js';
 
 /** Bump when the expander, the smoothing or the file layout change: old caches then miss. */
-export const LANGUAGE_MODEL_BUILDER_VERSION = 3;
+export const LANGUAGE_MODEL_BUILDER_VERSION = 4;
 
 /** The phones of the en-us acoustic model (CMUdict's set without stress marks). */
 export const EN_US_PHONES: ReadonlySet<string> = new Set(
@@ -53,7 +63,21 @@ export interface DomainModelOptions {
    * lexicon); null trains on the assistant's own phrases only.
    */
   lexicon?: Lexicon | null;
+  /**
+   * Sounds out the words the dictionary lacks (and `pronunciations` does not give);
+   * without it they are left out of the model (`droppedWords`).
+   */
+  guesser?: PronunciationGuesser;
 }
+
+/** `buildDomainModelOffThread`'s options: the guesser is eSpeak's unless `soundOut` is false. */
+export interface OffThreadModelOptions extends Omit<DomainModelOptions, 'guesser'> {
+  /** Sound out words the dictionary lacks with eSpeak (default true). */
+  soundOut?: boolean;
+}
+
+/** Words sounded out in one build at most (a knowledge base has a handful). */
+const MAX_SOUNDED_OUT = 500;
 
 export interface DomainModel {
   /** Folder of this build inside the cache. */
@@ -70,6 +94,8 @@ export interface DomainModel {
   buildMs: number;
   /** Words of the vocabulary the dictionary does not know, left out of the model. */
   droppedWords: string[];
+  /** Words the dictionary does not know, sounded out by the guesser: word → phones. */
+  soundedOutWords: Record<string, string>;
   /** Words in the model (without `<s>`/`</s>`). */
   wordCount: number;
   /** Distinct training sentences. */
@@ -95,6 +121,7 @@ export interface QuestionModel {
 interface Meta {
   builder: number;
   droppedWords: string[];
+  soundedOutWords: Record<string, string>;
   wordCount: number;
   sentenceCount: number;
   ngramCounts: number[];
@@ -130,11 +157,15 @@ function lexiconOf(options: DomainModelOptions): Lexicon | null {
   return options.lexicon === undefined ? Lexicon.default() : options.lexicon;
 }
 
-/** The cache key of a vocabulary build. */
-export function domainModelHash(options: DomainModelOptions): string {
+/** The cache key of a vocabulary build (`guesser`: the version of the guesser it uses). */
+export function domainModelHash(
+  options: Omit<DomainModelOptions, 'guesser'>,
+  guesser: string | null,
+): string {
   const st = statSync(options.dictionaryPath);
   const key = {
     builder: LANGUAGE_MODEL_BUILDER_VERSION,
+    guesser,
     lexicon: lexiconOf(options)?.version ?? null,
     version: options.version ?? '',
     sentences: options.vocabulary.sentences.map(normalizeText),
@@ -149,28 +180,33 @@ export function domainModelHash(options: DomainModelOptions): string {
 /** Builds the domain model, or answers the cached one. Synchronous; a build takes a fraction of a second. */
 export function buildDomainModel(options: DomainModelOptions): DomainModel {
   const started = performance.now();
-  const pronunciations = normalisePronunciations(options.pronunciations);
-  const hash = domainModelHash(options);
-  const dir = join(options.cacheDir, `domain-${hash}`);
-  const lmPath = join(dir, 'domain.lm');
-  const dictPath = join(dir, 'domain.dict');
-  const metaPath = join(dir, 'meta.json');
+  const hash = domainModelHash(options, options.guesser?.version ?? null);
+  return cachedModel(options.cacheDir, hash, started) ?? buildModel(options, hash, started);
+}
 
-  const existing = readMeta(metaPath);
-  if (existing && existsSync(lmPath) && existsSync(dictPath)) {
+/** The model cached under `hash`, if a complete one is there. */
+function cachedModel(cacheDir: string, hash: string, started: number): DomainModel | undefined {
+  const dir = join(cacheDir, `domain-${hash}`);
+  const existing = readMeta(join(dir, 'meta.json'));
+  if (existing && existsSync(join(dir, 'domain.lm')) && existsSync(join(dir, 'domain.dict'))) {
     return modelOf(dir, hash, existing, true, started);
   }
+  return undefined;
+}
+
+function buildModel(options: DomainModelOptions, hash: string, started: number): DomainModel {
+  const pronunciations = normalisePronunciations(options.pronunciations);
+  const dir = join(options.cacheDir, `domain-${hash}`);
+  const metaPath = join(dir, 'meta.json');
 
   const dict = readDictionary(options.dictionaryPath);
   for (const [w, phones] of pronunciations) dict.set(w, [phones]);
 
   const lexicon = lexiconOf(options);
+  const corpus = expandVocabulary(options.vocabulary, { lexicon });
+  const soundedOut = soundOutUnknownWords(corpus, dict, options.guesser);
   const dropped = new Set<string>();
-  const training = trainingSentences(
-    expandVocabulary(options.vocabulary, { lexicon }),
-    dict,
-    dropped,
-  );
+  const training = trainingSentences(corpus, dict, dropped);
   if (training.size === 0)
     throw new Error('domain language model: no sentence has a word the dictionary knows');
   const model = trainKneserNey([...training].map(([s, c]) => [s.split(' '), c] as const));
@@ -199,6 +235,7 @@ export function buildDomainModel(options: DomainModelOptions): DomainModel {
   const meta: Meta = {
     builder: LANGUAGE_MODEL_BUILDER_VERSION,
     droppedWords: [...dropped].sort(),
+    soundedOutWords: soundedOut,
     wordCount: domainWords.length,
     sentenceCount: training.size,
     ngramCounts: model.ngrams.map((g) => g.size),
@@ -261,6 +298,31 @@ function modelOf(
 }
 
 /**
+ * Adds a guessed pronunciation to `dict` for each word of the corpus it lacks (up to
+ * {@link MAX_SOUNDED_OUT}); answers what was added.
+ */
+function soundOutUnknownWords(
+  corpus: TrainingCorpus,
+  dict: Map<string, string[]>,
+  guesser: PronunciationGuesser | undefined,
+): Record<string, string> {
+  const added: Record<string, string> = {};
+  if (guesser === undefined) return added;
+  let count = 0;
+  for (const [sentence] of corpus) {
+    for (const word of sentence.split(' ')) {
+      if (word === '' || dict.has(word) || count >= MAX_SOUNDED_OUT) continue;
+      const phones = guesser.guess(word);
+      if (phones === undefined || !phones.split(' ').every((p) => EN_US_PHONES.has(p))) continue;
+      dict.set(word, [phones]);
+      added[word] = phones;
+      count++;
+    }
+  }
+  return added;
+}
+
+/**
  * A corpus cut to the words the dictionary knows: a sentence with an unknown word is
  * split around it (the unknown words go to `dropped`).
  */
@@ -297,24 +359,27 @@ const WORKER_FILE = fileURLToPath(new URL('./build-worker.js', import.meta.url))
 
 /**
  * `buildDomainModel` without blocking the event loop: a cached model is a lookup here; a
- * cold build runs on a worker thread. Builds in this thread when the worker cannot be used
+ * cold build runs on a worker thread, which loads eSpeak to sound out unknown words
+ * (unless `soundOut` is false). Builds in this thread when the worker cannot be used
  * (running from sources, or with a lexicon other than the built one).
  */
-export async function buildDomainModelOffThread(options: DomainModelOptions): Promise<DomainModel> {
-  const custom = options.lexicon !== undefined && options.lexicon !== null;
-  if (custom || !existsSync(WORKER_FILE)) return buildDomainModel(options);
+export async function buildDomainModelOffThread(
+  options: OffThreadModelOptions,
+): Promise<DomainModel> {
   const started = performance.now();
-  const hash = domainModelHash(options);
-  const dir = join(options.cacheDir, `domain-${hash}`);
-  const existing = readMeta(join(dir, 'meta.json'));
-  if (existing && existsSync(join(dir, 'domain.lm')) && existsSync(join(dir, 'domain.dict'))) {
-    return buildDomainModel(options);
+  const { soundOut = true, ...rest } = options;
+  const hash = domainModelHash(rest, soundOut ? ESPEAK_GUESSER_VERSION : null);
+  const cached = cachedModel(options.cacheDir, hash, started);
+  if (cached) return cached;
+  const custom = rest.lexicon !== undefined && rest.lexicon !== null;
+  if (custom || !existsSync(WORKER_FILE)) {
+    const guesser = soundOut ? await loadEspeakGuesser() : undefined;
+    return buildDomainModel({ ...rest, ...(guesser ? { guesser } : {}) });
   }
-  const { lexicon, ...rest } = options;
+  const { lexicon, ...cloneable } = rest;
   const model = await new Promise<DomainModel>((resolve, reject) => {
-    const worker = new Worker(WORKER_FILE, {
-      workerData: { ...rest, withLexicon: lexicon !== null },
-    });
+    const data: BuildWorkerData = { ...cloneable, withLexicon: lexicon !== null, soundOut };
+    const worker = new Worker(WORKER_FILE, { workerData: data });
     worker.once('message', (message: { ok: boolean; model?: DomainModel; message?: string }) => {
       if (message.ok && message.model) resolve(message.model);
       else reject(new Error(message.message ?? 'domain language model: the build failed'));
@@ -325,4 +390,12 @@ export async function buildDomainModelOffThread(options: DomainModelOptions): Pr
     });
   });
   return { ...model, buildMs: performance.now() - started };
+}
+
+/** What the build worker is given (see build-worker.ts). */
+export interface BuildWorkerData extends Omit<DomainModelOptions, 'lexicon' | 'guesser'> {
+  /** The built lexicon (true) or none (false). */
+  withLexicon: boolean;
+  /** Load eSpeak to sound out unknown words. */
+  soundOut: boolean;
 }
