@@ -3,14 +3,16 @@
 // than the real-time socket benchmark. `node bench/lib/offline-understanding.mjs [voices]`
 // (en-us en-gb f3 slt kal; build first). DENOISE=1 puts RNNoise in front, as calls do;
 // SHOW_SOURCES=1 also lists right replies taken from a reading other than the recogniser's
-// first; NO_VARIANTS=1 builds the language model from the assistant's own phrases only.
+// first; NO_VARIANTS=1 builds the language model from the assistant's own phrases only;
+// NO_SOUND_OUT=1 leaves the words the dictionary lacks out of it instead of sounding them out.
 // CALL_DENOISER=1 (with DENOISE=1) keeps one denoiser for each voice's call, hearing
 // GAP_S seconds (default 1.5) of quiet between lines, as a live call's does.
 // CARRY=1 uses pocketsphinx's own live adaptation instead of the product's per-call one.
 // The speaker `text` skips speech altogether: each line's own words go to the reply engine,
 // which shows what the matcher understands when nothing is misheard.
 // Tuning knobs: LW_DOMAIN and LW_GENERAL (language weights), MIN_CONFIDENCE (the domain
-// answer's threshold); QUIET=1 prints only the totals.
+// answer's threshold); QUIET=1 prints only the totals; ONLY=demo or ONLY=dental decodes
+// one business's lines.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +40,7 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
     vocabulary: voice.vocabularyFor(assistant),
     cacheDir,
     ...(process.env.NO_VARIANTS ? { lexicon: null } : {}),
+    ...(process.env.NO_SOUND_OUT ? { soundOut: false } : {}),
     ...(process.env.CARRY ? { adaptation: 'carry' } : {}),
     ...(process.env.MIN_CONFIDENCE
       ? { minDomainConfidence: Number(process.env.MIN_CONFIDENCE) }
@@ -177,20 +180,25 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
 const speakers = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(SPEAKERS);
 for (const key of speakers)
   if (key !== 'text' && !SPEAKERS[key]) throw new Error(`unknown speaker ${key}`);
-await evaluate(
-  'demo',
-  demo.knowledgeBase,
-  demo.intake,
-  [...para.lines, ...para.urgent, ...para.offTopic.map((text) => ({ text }))],
-  devLines.intakeAnswers,
-  speakers,
-);
-await evaluate(
-  'dental',
-  dental.knowledgeBase,
-  dental.intake,
-  [...dental.lines, ...dental.offTopic.map((text) => ({ text }))],
-  dental.intakeAnswers,
-  speakers,
-);
+const only = process.env.ONLY;
+if (only !== undefined && only !== 'demo' && only !== 'dental')
+  throw new Error(`ONLY is demo or dental, not ${only}`);
+if (only !== 'dental')
+  await evaluate(
+    'demo',
+    demo.knowledgeBase,
+    demo.intake,
+    [...para.lines, ...para.urgent, ...para.offTopic.map((text) => ({ text }))],
+    devLines.intakeAnswers,
+    speakers,
+  );
+if (only !== 'demo')
+  await evaluate(
+    'dental',
+    dental.knowledgeBase,
+    dental.intake,
+    [...dental.lines, ...dental.offTopic.map((text) => ({ text }))],
+    dental.intakeAnswers,
+    speakers,
+  );
 await disposeSpeech();

@@ -75,6 +75,11 @@ export interface PocketsphinxRecognizerOptions {
   modelDir?: string;
   /** Pronunciations for vocabulary words the dictionary lacks (word → phones). */
   pronunciations?: Readonly<Record<string, string>>;
+  /**
+   * Sound out the other words the dictionary lacks with eSpeak's letter-to-sound rules
+   * (default true); false leaves them out of the domain model.
+   */
+  soundOut?: boolean;
   /** Language resources for the domain model (see `DomainModelOptions.lexicon`). */
   lexicon?: Lexicon | null;
   /** When the general model runs (see the module comment). Default `on-doubt`. */
@@ -310,6 +315,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
             ? { pronunciations: options.pronunciations }
             : {}),
           ...(options.lexicon !== undefined ? { lexicon: options.lexicon } : {}),
+          ...(options.soundOut !== undefined ? { soundOut: options.soundOut } : {}),
           dictionaryPath: files.dictionary,
         })
       : undefined;
