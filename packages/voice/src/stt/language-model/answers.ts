@@ -2,10 +2,16 @@
  * How callers answer an assistant's questions, as language-model training sentences: a
  * question's kind (how long, how bad on a scale, which medicines, which allergies, what
  * is wrong) is read from its own words, and each kind has its answer forms filled with
- * general English: numbers and durations, and the lexicon's word classes (symptoms, body
- * parts, medicines from WordNet). An intake question then gets a language model of its
- * own, used for the caller's next utterance.
+ * general English: numbers and durations, the lexicon's word classes (symptoms, body
+ * parts, medicines from WordNet), and the medicines and allergies callers most often name
+ * (language/intake-words.ts). An intake question then gets a language model of its own,
+ * used for the caller's next utterance.
  */
+import {
+  COMMON_ALLERGENS,
+  COMMON_MEDICINES,
+  MEDICINE_ALLERGIES,
+} from '../../language/intake-words.js';
 import type { Lexicon } from '../../language/lexicon.js';
 import { normalizeText, numberToWords } from './normalize.js';
 
@@ -154,37 +160,62 @@ function scaleAnswers(): string[] {
   return out;
 }
 
-function medicineAnswers(lexicon: Lexicon): string[] {
-  const out = [
-    'no',
-    'nothing',
-    'none',
-    'no i am not taking anything',
-    'i am not taking anything',
-    'no medicine',
-    'no medication',
-    'nothing at the moment',
+/** "None" to a question about medicines. */
+const NO_MEDICINES = [
+  'no',
+  'nothing',
+  'none',
+  'no i am not taking anything',
+  'i am not taking anything',
+  'no medicine',
+  'no medication',
+  'nothing at the moment',
+];
+
+/** "None" to a question about allergies. */
+const NO_ALLERGIES = [
+  'no',
+  'none',
+  'no allergies',
+  'no i do not have any allergies',
+  'i am not allergic to anything',
+  'not that i know of',
+  'none that i know of',
+];
+
+/**
+ * The answers that name nothing, to a question about medicines or allergies: the most
+ * common answer, so a language model weighs them above any one name (a short "none" must
+ * not come out as "pollen").
+ */
+export function noneAnswers(kinds: ReadonlySet<AnswerKind>): string[] {
+  return [
+    ...new Set([
+      ...(kinds.has('medicine') ? NO_MEDICINES : []),
+      ...(kinds.has('allergy') ? NO_ALLERGIES : []),
+    ]),
   ];
-  for (const m of formsOf(lexicon.wordsOf('medicine'), lexicon)) {
+}
+
+function medicineAnswers(lexicon: Lexicon): string[] {
+  const out = [...NO_MEDICINES];
+  const medicines = [...new Set([...lexicon.wordsOf('medicine'), ...COMMON_MEDICINES])];
+  for (const m of formsOf(medicines, lexicon)) {
     out.push(m, `i am taking ${m}`, `i take ${m}`, `just ${m}`, `only ${m}`, `some ${m}`);
   }
-  for (const [a, b] of pairs(lexicon.wordsOf('medicine'))) out.push(`${a} and ${b}`);
+  for (const [a, b] of pairs(medicines)) out.push(`${a} and ${b}`);
   return out;
 }
 
 function allergyAnswers(lexicon: Lexicon): string[] {
-  const out = [
-    'no',
-    'none',
-    'no allergies',
-    'no i do not have any allergies',
-    'i am not allergic to anything',
-    'not that i know of',
-    'none that i know of',
+  const out = [...NO_ALLERGIES];
+  const allergens = [
+    ...new Set([...lexicon.wordsOf('medicine'), ...MEDICINE_ALLERGIES, ...COMMON_ALLERGENS]),
   ];
-  for (const m of formsOf(lexicon.wordsOf('medicine'), lexicon)) {
+  for (const m of formsOf(allergens, lexicon)) {
     out.push(m, `i am allergic to ${m}`, `an allergy to ${m}`, `yes to ${m}`);
   }
+  for (const [a, b] of pairs(allergens)) out.push(`${a} and ${b}`);
   return out;
 }
 

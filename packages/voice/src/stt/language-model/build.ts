@@ -204,7 +204,8 @@ function buildModel(options: DomainModelOptions, hash: string, started: number):
 
   const lexicon = lexiconOf(options);
   const corpus = expandVocabulary(options.vocabulary, { lexicon });
-  const soundedOut = soundOutUnknownWords(corpus, dict, options.guesser);
+  const soundedOut: Record<string, string> = {};
+  soundOutUnknownWords(corpus, dict, options.guesser, soundedOut);
   const dropped = new Set<string>();
   const training = trainingSentences(corpus, dict, dropped);
   if (training.size === 0)
@@ -219,6 +220,7 @@ function buildModel(options: DomainModelOptions, hash: string, started: number):
   )) {
     const corpus = expandQuestion(question, { lexicon });
     if (corpus === null) continue;
+    soundOutUnknownWords(corpus, dict, options.guesser, soundedOut);
     const sentences = trainingSentences(corpus, dict, new Set());
     if (sentences.size === 0) continue;
     const qModel = trainKneserNey([...sentences].map(([s, c]) => [s.split(' '), c] as const));
@@ -298,17 +300,17 @@ function modelOf(
 }
 
 /**
- * Adds a guessed pronunciation to `dict` for each word of the corpus it lacks (up to
- * {@link MAX_SOUNDED_OUT}); answers what was added.
+ * Adds a guessed pronunciation to `dict` for each word of the corpus it lacks, and to
+ * `added` (up to {@link MAX_SOUNDED_OUT} words in all).
  */
 function soundOutUnknownWords(
   corpus: TrainingCorpus,
   dict: Map<string, string[]>,
   guesser: PronunciationGuesser | undefined,
-): Record<string, string> {
-  const added: Record<string, string> = {};
-  if (guesser === undefined) return added;
-  let count = 0;
+  added: Record<string, string>,
+): void {
+  if (guesser === undefined) return;
+  let count = Object.keys(added).length;
   for (const [sentence] of corpus) {
     for (const word of sentence.split(' ')) {
       if (word === '' || dict.has(word) || count >= MAX_SOUNDED_OUT) continue;
@@ -319,7 +321,6 @@ function soundOutUnknownWords(
       count++;
     }
   }
-  return added;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answersTo, expandVocabulary } from './expand.js';
+import { answersTo, expandQuestion, expandVocabulary } from './expand.js';
 
 describe('expandVocabulary', () => {
   const corpus = expandVocabulary({
@@ -64,5 +64,22 @@ describe('answersTo', () => {
     expect(answersTo('Are you taking any medicines at the moment?')).toContain(
       'i am not taking any medicines at the moment',
     );
+  });
+});
+
+describe('expandQuestion', () => {
+  it('weighs "none" above any one allergen or medicine, and names the common ones', () => {
+    const allergies = expandQuestion('Do you have any allergies?');
+    const medicines = expandQuestion('Are you taking any medicines at the moment?');
+    for (const [corpus, named] of [
+      [allergies, ['peanuts', 'latex', 'i am allergic to penicillin']],
+      [medicines, ['paracetamol', 'i take metformin', 'an inhaler']],
+    ] as const) {
+      const none = corpus?.get('none') ?? 0;
+      for (const n of named) {
+        expect(corpus?.get(n), n).toBeGreaterThan(0);
+        expect(none, n).toBeGreaterThan(corpus?.get(n) ?? 0);
+      }
+    }
   });
 });

@@ -8,7 +8,7 @@
 import { Lexicon } from '../../language/lexicon.js';
 import type { DomainVocabulary } from '../types.js';
 import { normalizeText, numberToWords } from './normalize.js';
-import { answerKinds, durationPhrases, kindAnswers } from './answers.js';
+import { answerKinds, durationPhrases, kindAnswers, noneAnswers } from './answers.js';
 import { emergencySentences, relatedVariants } from './related.js';
 
 /** Normalised sentence → training count. */
@@ -259,6 +259,8 @@ export function expandQuestion(
   if (kinds.size === 0) return null;
   const corpus: TrainingCorpus = new Map();
   for (const a of kindAnswers(kinds, lexicon)) add(corpus, a, W_VARIANT);
+  // "None" weighs as much as the answers the question's own words suggest.
+  for (const a of noneAnswers(kinds)) add(corpus, a, W_SENTENCE - W_VARIANT);
   for (const a of answersTo(question)) add(corpus, a, W_SENTENCE);
   for (const p of CONVERSATION_PHRASES) add(corpus, p, W_COMMON);
   return corpus;
