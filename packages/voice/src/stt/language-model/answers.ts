@@ -185,8 +185,9 @@ const NO_ALLERGIES = [
 
 /**
  * The answers that name nothing, to a question about medicines or allergies: the most
- * common answer, so a language model weighs them above any one name (a short "none" must
- * not come out as "pollen").
+ * common answer, so a language model weighs them above any one name. (A lone "none" is
+ * still often misheard, in two of six voices as "pollen": the brief's read-back is where
+ * the caller corrects it.)
  */
 export function noneAnswers(kinds: ReadonlySet<AnswerKind>): string[] {
   return [
