@@ -3,7 +3,7 @@
 // the product's default recogniser path (pocketsphinx, with Moonshine's second opinion on
 // what it doubts), then answered by a fresh local reply engine. Safe to tune on.
 //
-//   node bench/lib/offline-own-lines.mjs [voices…]   (en-us en-gb f3 m3 slt kal; build first)
+//   node bench/lib/offline-own-lines.mjs [voices…]   (en-us en-gb f3 m3 slt kal text; build first)
 //     records every line's readings in READINGS (default /tmp/own-lines-readings.json),
 //     then judges them (ONLY=brief,answer records only those kinds of line);
 //   node bench/lib/offline-own-lines.mjs --judge [file]
@@ -83,6 +83,8 @@ const SPEAKERS = {
   m3: { voice: 'en-us+m3', rate: 170 },
   slt: { engine: 'festival', voice: 'cmu_us_slt_arctic_hts', label: 'slt' },
   kal: { engine: 'festival', voice: 'kal_diphone', label: 'kal' },
+  /** No speech: each line's own words, as if heard perfectly (judges the matcher alone). */
+  text: null,
 };
 /** Quiet before and after each line, as a turn's pre-roll and its ending silence keep. */
 const LEAD_SAMPLES = 3_200;
@@ -111,6 +113,16 @@ async function record(speakers) {
       // One call per voice: each line hands the recogniser's channel estimate to the next.
       let channel;
       for (const line of lines) {
+        if (key === 'text') {
+          rows.push({
+            set,
+            voice: key,
+            text: line.text,
+            expect: line.expect ?? null,
+            result: { text: line.text },
+          });
+          continue;
+        }
         const speech = await spoken(line.text, SPEAKERS[key]);
         const samples = new Int16Array(LEAD_SAMPLES + speech.length + TAIL_SAMPLES);
         samples.set(voice.addNoiseFloor(new Int16Array(LEAD_SAMPLES), -55, 7));
@@ -271,7 +283,7 @@ if (args[0] === '--judge') {
   await judge(JSON.parse(fs.readFileSync(args[1] ?? file, 'utf8')));
 } else {
   const speakers = args.length > 0 ? args : ['en-us', 'en-gb', 'slt'];
-  for (const key of speakers) if (!SPEAKERS[key]) throw new Error(`unknown voice ${key}`);
+  for (const key of speakers) if (!(key in SPEAKERS)) throw new Error(`unknown voice ${key}`);
   const rows = await record(speakers);
   fs.writeFileSync(file, JSON.stringify(rows));
   console.log(`${rows.length} readings in ${file}`);
