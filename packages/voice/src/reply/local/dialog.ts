@@ -236,10 +236,10 @@ export class Dialog {
 
     const retrieved = this.kb.retrieve(n);
     // Symptoms described in words no entry uses are offered the brief (below), not asked
-    // about an entry they merely resemble.
+    // about (or told) an entry they merely resemble.
     const resembles =
-      retrieved.kind === 'clarify' &&
-      retrieved.byMeaning === true &&
+      ((retrieved.kind === 'clarify' && retrieved.byMeaning === true) ||
+        (retrieved.kind === 'answer' && retrieved.together === true)) &&
       intake !== undefined &&
       intake.stage !== 'done' &&
       this.briefIntent.describesSymptoms(n);

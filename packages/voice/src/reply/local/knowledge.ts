@@ -124,6 +124,23 @@ export const MEANING_LEAD = 0.1;
  */
 export const MEANING_TIE_LEAD = 0.03;
 
+/**
+ * When neither the words nor meaning alone are sure, the two together may be: each entry
+ * scores its words' confidence plus {@link FUSED_MEANING_WEIGHT} times its closeness in
+ * meaning, and the best is answered at {@link FUSED_ANSWER} or more, ahead of the next by
+ * {@link FUSED_LEAD}, when every word the caller said is one the knowledge base knows (in
+ * spelling, meaning or sound) and no thing is named that it never mentions: then there is
+ * nothing else the caller could be asking about. Set on the team's own callers' lines
+ * (src/reply/testing/own-lines.json), never on the benchmark's: it answers seven more of
+ * their 92 questions ("do i need to bring shorts", "a screw fell out of my specs"), one
+ * wrongly ("i want to call off my treatment": nothing says "call off" is "cancel"), and
+ * none of their 64 off-topic lines. The best entry of the two signals together is the
+ * right one for 83 % of those questions, against 72 % by the words and 70 % by meaning.
+ */
+export const FUSED_MEANING_WEIGHT = 2;
+export const FUSED_ANSWER = 1;
+export const FUSED_LEAD = 0.2;
+
 export interface KnowledgeMatch {
   entry: KnowledgeEntry;
   /** 0–1. */
@@ -168,7 +185,8 @@ export interface KnowledgeMatch {
 }
 
 export type Retrieval =
-  | { kind: 'answer'; match: KnowledgeMatch }
+  /** `together`: neither the words nor meaning alone were sure, the two together were. */
+  | { kind: 'answer'; match: KnowledgeMatch; together?: true }
   /** `byMeaning`: the words found nothing to offer, but the sentence means this entry. */
   | { kind: 'clarify'; match: KnowledgeMatch; byMeaning?: true }
   /** Two entries fit about equally: ask which one. */
@@ -503,8 +521,11 @@ export class KnowledgeBase {
     const byWords = this.retrieveByWords(text);
     if (byWords.kind === 'answer') return byWords;
     const meant = this.meantEntry(text, byWords);
+    if (meant?.supported === true) return { kind: 'answer', match: meant.match };
+    // Two entries the words found about equally are the caller's to choose between.
+    const together = byWords.kind === 'choose' ? undefined : this.fusedEntry(text);
+    if (together !== undefined) return { kind: 'answer', match: together, together: true };
     if (meant === undefined) return byWords;
-    if (meant.supported) return { kind: 'answer', match: meant.match };
     // The words found no entry they could offer, but the sentence means this one: ask.
     return byWords.kind === 'none'
       ? { kind: 'clarify', match: meant.match, byMeaning: true }
@@ -560,6 +581,32 @@ export class KnowledgeBase {
       return { match: found, supported: true };
     }
     return { match: meaningOnly(entry, first.similarity), supported: false };
+  }
+
+  /**
+   * The entry the words and meaning point to together (see {@link FUSED_ANSWER}), when the
+   * caller said no word the knowledge base lacks and named no thing it never mentions.
+   * Never an urgent entry (emergencies have their own path).
+   */
+  private fusedEntry(text: string): KnowledgeMatch | undefined {
+    const meanings = this.meaning?.rank(text);
+    if (meanings === undefined) return undefined;
+    const { unknownWords, namedThings } = this.analyse(text);
+    if (unknownWords.length > 0 || namedThings.length > 0) return undefined;
+    const byWords = this.rank(text);
+    const scored = meanings
+      .filter((m) => this.entryAt(m.entry).urgent !== true)
+      .map((m) => {
+        const entry = this.entryAt(m.entry);
+        const words = byWords.find((w) => w.entry === entry);
+        const score = (words?.confidence ?? 0) + FUSED_MEANING_WEIGHT * m.similarity;
+        return { match: words ?? meaningOnly(entry, m.similarity), score };
+      })
+      .sort((a, b) => b.score - a.score);
+    const [first, second] = scored;
+    if (first === undefined || first.score < FUSED_ANSWER) return undefined;
+    if (first.score - (second?.score ?? 0) < FUSED_LEAD) return undefined;
+    return first.match;
   }
 
   /** {@link retrieve} by the caller's words alone. */

@@ -4,7 +4,15 @@
  */
 import type { KnowledgeEntry } from '@talkbooth/protocol';
 import { describe, expect, it } from 'vitest';
-import { KnowledgeBase, MEANING_ANSWER, MEANING_LEAD, MEANING_TIE_LEAD } from '../knowledge.js';
+import {
+  FUSED_ANSWER,
+  FUSED_LEAD,
+  FUSED_MEANING_WEIGHT,
+  KnowledgeBase,
+  MEANING_ANSWER,
+  MEANING_LEAD,
+  MEANING_TIE_LEAD,
+} from '../knowledge.js';
 import { normalize, stripFillers } from '../text.js';
 import { MeaningIndex } from './meaning-index.js';
 import { cosine, sentenceEncoder, type SentenceEncoder } from './sentence-encoder.js';
@@ -99,14 +107,16 @@ describe('sentence meaning beside the words', () => {
     const between = (MEANING_TIE_LEAD + MEANING_LEAD) / 2;
     const agreed = await retrieve(sentence, { parking: close, returns: close - between });
     expect(agreed.found.kind === 'answer' && agreed.found.match.entry.id).toBe('parking');
-    // Too small a lead, or closest to another entry in meaning: still asked.
+    // Too small a lead in meaning for this rule; but the words lead clearly, and meaning
+    // does not stand against them: the two together answer (see the fused rule below).
     const unsure = await retrieve(sentence, {
       parking: close,
       returns: close - MEANING_TIE_LEAD / 2,
     });
-    expect(unsure.found.kind).toBe('clarify');
-    const other = await retrieve(sentence, { returns: close, parking: close - between });
-    expect(other.found.kind).not.toBe('answer');
+    expect(unsure.found.kind === 'answer' && unsure.found.match.entry.id).toBe('parking');
+    // Clearly closer to another entry in meaning: the words' question stands.
+    const other = await retrieve(sentence, { returns: close, parking: close - 2 * MEANING_LEAD });
+    expect(other.found.kind).toBe('clarify');
     // A word the knowledge base lacks may be what is asked ("hard"): meaning agreeing is
     // not enough then.
     const unknown = 'is parking hard near you';
@@ -178,6 +188,41 @@ describe('sentence meaning beside the words', () => {
     const { found } = await retrieve(sentence, { parking: 0.9, hours: 0.1 });
     expect(found).toMatchObject({ kind: 'clarify', byMeaning: true });
     expect(found.kind === 'clarify' && found.match.entry.id).toBe('parking');
+  });
+
+  it('answers what the words and meaning point to together, when every word is known', async () => {
+    // Every word is one the knowledge base knows; by words alone nothing is sure enough to
+    // offer (parking leads on "where", returns follows on "bring").
+    const sentence = 'where do i bring it';
+    const plain = new KnowledgeBase(ENTRIES);
+    expect(plain.retrieve(sentence).kind).toBe('none');
+    expect(plain.analyse(sentence).unknownWords).toEqual([]);
+    const words = Object.fromEntries(plain.rank(sentence).map((m) => [m.entry.id, m.confidence]));
+    // Meaning alone is below its own threshold, so only the two together can decide.
+    const returns = MEANING_ANSWER - 0.05;
+    const fused = (id: string, meaning: number) =>
+      (words[id] ?? 0) + FUSED_MEANING_WEIGHT * meaning;
+    const clear = { returns, parking: returns - 0.25 };
+    expect(fused('returns', clear.returns)).toBeGreaterThanOrEqual(FUSED_ANSWER);
+    expect(fused('returns', clear.returns) - fused('parking', clear.parking)).toBeGreaterThan(
+      FUSED_LEAD,
+    );
+    const together = await retrieve(sentence, clear);
+    expect(together.found.kind === 'answer' && together.found.match.entry.id).toBe('returns');
+    // Too close together: parking's words make up for its meaning, and nothing is answered.
+    const close = { returns, parking: returns - 0.05 };
+    expect(
+      Math.abs(fused('returns', close.returns) - fused('parking', close.parking)),
+    ).toBeLessThan(FUSED_LEAD);
+    expect((await retrieve(sentence, close)).found.kind).not.toBe('answer');
+  });
+
+  it('does not answer on words and meaning together when the caller said a word nobody wrote', async () => {
+    const sentence = 'where do i bring my bicycle';
+    const plain = new KnowledgeBase(ENTRIES);
+    expect(plain.analyse(sentence).unknownWords).toEqual(['bicycle']);
+    const { found } = await retrieve(sentence, { returns: 0.45, parking: 0.1 });
+    expect(found.kind).not.toBe('answer');
   });
 
   it('never picks the urgent entry by meaning: emergencies have their own path', async () => {
