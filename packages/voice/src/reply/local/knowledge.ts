@@ -325,7 +325,7 @@ export class KnowledgeBase {
    * ({@link soundsLike}), as {@link SOUND_WEIGHT}.
    */
   analyse(text: string): AnalysedQuery {
-    const ws = joinCompounds(words(text), (t) => this.index.has(t));
+    const ws = this.joinPhrases(joinCompounds(words(text), (t) => this.index.has(t)));
     const terms = new Map<string, number>();
     const perWord: Map<string, number>[] = [];
     const firmWords: Set<string>[] = [];
@@ -690,6 +690,31 @@ export class KnowledgeBase {
       }
     }
     return found;
+  }
+
+  /**
+   * Phrasal verbs as one word ("call off" → "call_off", which means "cancel"), when the
+   * phrase means one of the entries' words and the verb alone is not a word of their
+   * questions: "call" and "off" apart say nothing of what "call off" does.
+   */
+  private joinPhrases(ws: readonly string[]): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < ws.length; i++) {
+      const verb = ws[i] ?? '';
+      const particle = ws[i + 1];
+      const phrase = particle === undefined ? undefined : this.lexicon.phrase(verb, particle);
+      if (
+        phrase !== undefined &&
+        !this.questionTerms.some((terms) => terms.has(stem(synonym(verb)))) &&
+        this.closestInMeaning(phrase).length > 0
+      ) {
+        out.push(phrase);
+        i++;
+        continue;
+      }
+      out.push(verb);
+    }
+    return out;
   }
 
   /** Up to {@link MAX_MEANINGS} index terms whose entry words mean most nearly what `word` means. */
