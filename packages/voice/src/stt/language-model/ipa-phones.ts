@@ -117,10 +117,11 @@ export function ipaToPhones(ipa: string, spelling = ''): string | undefined {
   return phones.length > 0 ? phones.join(' ') : undefined;
 }
 
+/**
+ * The phones of one of eSpeak's tokens: usually one phoneme, sometimes one joined with its
+ * neighbour, so it is read greedily, longest match first.
+ */
 function phonemeOf(token: string, spelling: string): readonly string[] | undefined {
-  const whole = IPA_TO_PHONES.get(token);
-  if (whole !== undefined) return whole;
-  // A phoneme eSpeak joined with its neighbour: read it greedily, longest match first.
   const out: string[] = [];
   let at = 0;
   while (at < token.length) {
