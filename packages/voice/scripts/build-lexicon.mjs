@@ -491,4 +491,11 @@ function build() {
 }
 
 if (upToDate()) console.log('  lexicon is up to date');
-else build();
+else if (!fs.existsSync(dictionaryPath)) {
+  // `npm start` installs the recogniser's Debian packages first; a bare `npm run build` does not.
+  console.error(
+    `✖ The lexicon needs the recogniser's pronunciation dictionary (${dictionaryPath}).\n` +
+      '  Run `npm start` (it installs what is missing), or `apt-get install pocketsphinx-en-us`.',
+  );
+  process.exit(1);
+} else build();
