@@ -523,12 +523,14 @@ export class KnowledgeBase {
 
   /** {@link retrieve} before the named-thing check. */
   private retrieveAny(text: string): Retrieval {
-    const byWords = this.retrieveByWords(text);
+    // The words' ranking, once: each step below weighs it.
+    const ranked = this.rank(text);
+    const byWords = this.retrieveByWords(ranked);
     if (byWords.kind === 'answer') return byWords;
-    const meant = this.meantEntry(text, byWords);
+    const meant = this.meantEntry(text, byWords, ranked);
     if (meant?.supported === true) return { kind: 'answer', match: meant.match };
     // Two entries the words found about equally are the caller's to choose between.
-    const together = byWords.kind === 'choose' ? undefined : this.fusedEntry(text);
+    const together = byWords.kind === 'choose' ? undefined : this.fusedEntry(text, ranked);
     if (together !== undefined) return { kind: 'answer', match: together, together: true };
     if (meant === undefined) return byWords;
     // The words found no entry they could offer, but the sentence means this one: ask.
@@ -550,6 +552,7 @@ export class KnowledgeBase {
   private meantEntry(
     text: string,
     byWords: Retrieval,
+    byWord: readonly KnowledgeMatch[],
   ): { match: KnowledgeMatch; supported: boolean } | undefined {
     const ranked = this.meaning?.rank(text)?.filter((m) => this.entryAt(m.entry).urgent !== true);
     const [first, second] = ranked ?? [];
@@ -575,7 +578,6 @@ export class KnowledgeBase {
       return { match: byWords.match, supported: true };
     }
     if (lead < MEANING_LEAD) return undefined;
-    const byWord = this.rank(text);
     if (byWord[0]?.entry === entry) return { match: byWord[0], supported: true };
     // Not the words' first, but found by two or more of the caller's words, with none the
     // knowledge base lacks: the words are split between two topics ("will my insurer pay
@@ -593,12 +595,11 @@ export class KnowledgeBase {
    * caller said no word the knowledge base lacks and named no thing it never mentions.
    * Never an urgent entry (emergencies have their own path).
    */
-  private fusedEntry(text: string): KnowledgeMatch | undefined {
+  private fusedEntry(text: string, byWords: readonly KnowledgeMatch[]): KnowledgeMatch | undefined {
     const meanings = this.meaning?.rank(text);
     if (meanings === undefined) return undefined;
     const { unknownWords, namedThings } = this.analyse(text);
     if (unknownWords.length > 0 || namedThings.length > 0) return undefined;
-    const byWords = this.rank(text);
     const scored = meanings
       .filter((m) => this.entryAt(m.entry).urgent !== true)
       .map((m) => {
@@ -614,9 +615,9 @@ export class KnowledgeBase {
     return first.match;
   }
 
-  /** {@link retrieve} by the caller's words alone. */
-  private retrieveByWords(text: string): Retrieval {
-    const [best, second] = this.rank(text);
+  /** {@link retrieve} by the caller's words alone, given their ranking ({@link rank}). */
+  private retrieveByWords(ranked: readonly KnowledgeMatch[]): Retrieval {
+    const [best, second] = ranked;
     if (!best) return { kind: 'none' };
     const { answer, clarify } = this.thresholds;
     const lead = second === undefined ? Infinity : best.score / second.score;
