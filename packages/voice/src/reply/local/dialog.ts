@@ -28,7 +28,7 @@ import type { IntakeFlow } from './intake.js';
 import { isGoodbye, isNothingElse, isQuestion, isStopBrief, smallTalk, yesNo } from './intents.js';
 import { type KnowledgeBase, type Retrieval, shortTopicOf, topicOf } from './knowledge.js';
 import { closestInSound } from './sound.js';
-import { normalize, stripFillers } from './text.js';
+import { normalize, STOP_WORDS, stripFillers } from './text.js';
 
 export interface DialogConfig {
   knowledge: KnowledgeBase;
@@ -365,6 +365,8 @@ export class Dialog {
     // lines this answered 7 more of 215 paraphrases right than answering it only on the
     // topic the first reading leans to, for 1 more off-topic line told a fact.
     if (otherClear) return { index: independentFrom };
+    const hesitated = awaiting ? undefined : this.secondHesitation(all, independentFrom);
+    if (hesitated !== undefined) return { index: hesitated };
     for (const [i, n] of ns.entries()) {
       if (i === 0) continue;
       const found = this.kb.retrieve(n);
@@ -386,6 +388,37 @@ export class Dialog {
       return { index: i, doubtful: this.kb.rank(first)[0]?.entry !== found.match.entry };
     }
     return { index: 0 };
+  }
+
+  /**
+   * One of the second recogniser's other readings (it read on from the words it hesitated
+   * over) that is a question answered outright, when its best reading is not: "what is the
+   * price on fleetairbless" read on as "… on flea tablets". Such a reading is less sure
+   * than the best, so only one made of dictionary words (a word no dictionary has is a
+   * guess at sounds) and of words the knowledge base knows (other than light words), when
+   * the best reading names no thing the knowledge base lacks after an article, and every
+   * such reading answers with the same entry. On our own lines, in five voices: 14 more of
+   * 460 questions answered right, 5 more wrongly (two of them wrong as written, too), and
+   * 4 more of 320 off-topic lines told a fact (a thing the best reading named read on as
+   * other words: "do you sell concert tickets" heard as "… consider tickets", then "…
+   * consider to take it"); emergencies and false alarms unchanged. Allowing words the
+   * knowledge base lacks answered 5 more right, for 2 more wrong and 4 more facts.
+   */
+  private secondHesitation(all: readonly string[], independentFrom: number): number | undefined {
+    const best = all[independentFrom];
+    if (best === undefined || this.kb.analyse(best).namedThings.length > 0) return undefined;
+    let found: { index: number; entry: KnowledgeEntry } | undefined;
+    for (let i = independentFrom + 1; i < all.length; i++) {
+      const reading = all[i] ?? '';
+      if (reading.split(' ').some((w) => !STOP_WORDS.has(w) && !this.lexicon.has(w))) continue;
+      const { unknownWords } = this.kb.analyse(reading);
+      if (unknownWords.some((w) => !this.lexicon.isLight(w))) continue;
+      const retrieved = this.kb.retrieve(reading);
+      if (retrieved.kind !== 'answer') continue;
+      if (found === undefined) found = { index: i, entry: retrieved.match.entry };
+      else if (found.entry !== retrieved.match.entry) return undefined;
+    }
+    return found?.index;
   }
 
   /**

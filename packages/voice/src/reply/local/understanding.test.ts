@@ -312,6 +312,31 @@ describe('emergencies in the caller’s own words', () => {
     expect(await call.reply(readings[1] as string)).toBe(demoAnswer('refill'));
   });
 
+  it('answers a question the second recogniser read on to from words it hesitated over', async () => {
+    const first = 'my priest reduction is about to run out';
+    const hesitant = 'my prescript showing about to run out';
+    const choose = async (readings: string[]) => {
+      const engine = new LocalReplyEngine({ assistant: demoAssistant });
+      await engine.prepareReadings(readings, 1, 1);
+      return engine.choose(readings, [], 1, 1);
+    };
+    // Neither best reading answers anything; Moonshine's next reading is the question.
+    const readings = [first, hesitant, 'my prescription is about to run out'];
+    expect(await choose(readings)).toBe(2);
+    const call = newCall();
+    await call.engine.prepareReadings?.(readings, 1, 1);
+    expect(call.engine.choose?.(readings, call.history, 1, 1)).toBe(2);
+    expect(await call.reply(readings[2] as string)).toBe(demoAnswer('refill'));
+    // Not a reading with a word no dictionary has (a guess at sounds), nor one with a word
+    // the clinic never uses, nor when its readings answer different questions.
+    expect(await choose([first, hesitant, 'my prescriptione is about to run out'])).toBe(0);
+    expect(await choose([first, hesitant, 'my prescription in paris is about to run out'])).toBe(0);
+    expect(await choose([...readings, 'where do i park'])).toBe(0);
+    // Nor when the best reading named a thing the clinic never mentions.
+    const pool = 'my prescript from the swimming pool about to run out';
+    expect(await choose([first, pool, 'my prescription is about to run out'])).toBe(0);
+  });
+
   it("asks about a first recogniser's later reading only when the second recogniser's points the same way", async () => {
     // The domain model heard a parking question in a question about a painting. A second
     // recogniser that heard the painting too leaves nothing to answer or ask about…
