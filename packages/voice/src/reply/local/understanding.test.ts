@@ -194,6 +194,24 @@ describe('emergencies in the caller’s own words', () => {
     ).toBe(0);
   });
 
+  it("holds back an emergency only the first recogniser's other readings heard, when the second heard a question", () => {
+    const engine = new LocalReplyEngine({ assistant: demoAssistant });
+    // The domain model's reading heard poison in a request for music.
+    const heard = ['can new plays music', 'can you poison years ago'];
+    expect(engine.choose(heard, [], 2)).toBe(1);
+    expect(engine.choose([...heard, 'can you play some music'], [], 2, 2)).toBe(0);
+    // A second reading that tells something does not hold it back ("a car ran over my cat"
+    // was read as "i can't remember my character")…
+    const cat = ['colorado where my cat', 'a car run over my cat'];
+    expect(engine.choose([...cat, 'i can not remember my character'], [], 2, 2)).toBe(1);
+    // …nor does any question when the first recogniser's best reading has the emergency,
+    // and one asking for help carries its words into the second's reading.
+    const best = ['my husband collapsed', 'my husband called us'];
+    expect(engine.choose([...best, 'can you call my husband'], [], 2, 2)).toBe(0);
+    const help = ['can you sent and balance', 'can you send an ambulance'];
+    expect(engine.choose([...help, 'can you send an ambulance please'], [], 2, 2)).toBe(2);
+  });
+
   it("lets a second recogniser's reading vote for the N-best emergency it sounds most like", () => {
     const engine = new LocalReplyEngine({ assistant: demoAssistant });
     // How the demo's own "i have chest pain" was heard offline: pocketsphinx's general
