@@ -129,8 +129,10 @@ export class LocalReplyEngine implements ReplyEngine {
 
   /**
    * Of several readings of one utterance, the one this engine can act on: an emergency in
-   * any reading first (safety over precision), then a sure knowledge-base answer, when the
-   * recogniser's best reading gets none. Otherwise the best reading (index 0). While the
+   * any reading first (safety over precision; but one only the first recogniser's later
+   * readings guessed is held back when the second recogniser heard a question), then a
+   * sure knowledge-base answer, when the recogniser's best reading gets none (the second
+   * recogniser's best, or another of its readings whose words the knowledge base knows). Otherwise the best reading (index 0). While the
    * brief is active its answers are free speech: the best reading stands, unless the
    * second recogniser's is more like the answers to the question asked. A knowledge
    * answer found only in a later reading whose topic the best reading does not share is
