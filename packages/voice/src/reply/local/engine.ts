@@ -132,9 +132,10 @@ export class LocalReplyEngine implements ReplyEngine {
    * any reading first (safety over precision; but one only the first recogniser's later
    * readings guessed is held back when the second recogniser heard a question), then a
    * sure knowledge-base answer, when the recogniser's best reading gets none (the second
-   * recogniser's best, or another of its readings whose words the knowledge base knows). Otherwise the best reading (index 0). While the
-   * brief is active its answers are free speech: the best reading stands, unless the
-   * second recogniser's is more like the answers to the question asked. A knowledge
+   * recogniser's best, or another of its readings whose words the knowledge base knows).
+   * Otherwise the best reading (index 0). While the brief is active its answers are free
+   * speech: the best reading stands, unless the second recogniser's is more like the
+   * answers to the question asked. A knowledge
    * answer found only in a later reading whose topic the best reading does not share is
    * chosen with doubt: its reply asks "Do you mean …?" instead of answering; where a second
    * recogniser read the utterance too, such a reading is only ever asked about, and only
