@@ -560,10 +560,18 @@ export class KnowledgeBase {
     const lead = first.similarity - (second?.similarity ?? 0);
     if (lead < MEANING_TIE_LEAD) return undefined;
     const entry = this.entryAt(first.entry);
-    // The words narrowed it down to two entries, this one among them: meaning breaks the tie.
-    const offered =
-      byWords.kind === 'choose' ? byWords.matches.find((m) => m.entry === entry) : undefined;
-    if (offered !== undefined) return { match: offered, supported: true };
+    // The words narrowed it down to two entries, this one among them: meaning breaks the tie,
+    // unless the other has more words only its own questions use ("how much is a booster
+    // for my dog": "booster" names the vaccinations, while the price of neutering only sounds
+    // like the sentence). Then the caller is asked.
+    if (byWords.kind === 'choose') {
+      const offered = byWords.matches.find((m) => m.entry === entry);
+      const rival = byWords.matches.find((m) => m.entry !== entry);
+      if (offered !== undefined) {
+        const named = rival !== undefined && rival.distinctWords > offered.distinctWords;
+        return named ? undefined : { match: offered, supported: true };
+      }
+    }
     // The words would ask about this entry, on a word of its questions the caller said
     // themselves, with no word the knowledge base lacks (which might be what is asked: "is
     // the doctor nice"), or with one beside a word that names this entry's topic alone

@@ -181,6 +181,27 @@ describe('sentence meaning beside the words', () => {
     expect(other.found.kind).toBe('choose');
   });
 
+  it('does not break a tie against an entry the caller named by a word only it asks about', async () => {
+    const sentence = 'where is the shop open';
+    // By words alone: parking ("where", "shop") or hours ("open", a word only its question
+    // uses), too close to call.
+    const byWords = new KnowledgeBase(ENTRIES).retrieve(sentence);
+    expect(
+      byWords.kind === 'choose' && byWords.matches.map((m) => [m.entry.id, m.distinctWords]).sort(),
+    ).toEqual([
+      ['hours', 1],
+      ['parking', 0],
+    ]);
+    const close = MEANING_ANSWER + 0.1;
+    const between = (MEANING_TIE_LEAD + MEANING_LEAD) / 2;
+    // Meaning leaning to parking does not overrule the word that names the hours: asked.
+    const named = await retrieve(sentence, { parking: close, hours: close - between });
+    expect(named.found.kind).toBe('choose');
+    // Leaning to the entry the caller named, it settles the tie.
+    const agreed = await retrieve(sentence, { hours: close, parking: close - between });
+    expect(agreed.found.kind === 'answer' && agreed.found.match.entry.id).toBe('hours');
+  });
+
   it('asks, and never answers, when the words offer nothing but the sentence means an entry', async () => {
     const sentence = 'is there a spot for my car near the door';
     // By words alone: nothing to offer (its closest is the urgent entry, on "near").
