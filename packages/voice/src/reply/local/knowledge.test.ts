@@ -247,6 +247,25 @@ describe('KnowledgeBase on the demo clinic', () => {
     expect([...kb.analyse('are you around').terms.keys()]).not.toContain('ground');
   });
 
+  it('takes another form of an entry’s word for the word itself, by the lexicon’s lemmas', () => {
+    const dental = new KnowledgeBase([
+      { id: 'pain', questions: ['My tooth hurts.'], answer: 'Come in today.' },
+      { id: 'hours', questions: ['When are you open?'], answer: 'Nine to five.' },
+    ]);
+    // "teeth" is no spelling slip of "tooth" and shares no stem with it: its lemma is.
+    const teeth = dental.analyse('my teeth');
+    expect(teeth.firm).toContain('tooth');
+    expect(teeth.terms.get('tooth')).toBe(1);
+    const found = dental.retrieve('my teeth');
+    expect(found.kind === 'answer' && found.match.entry.id).toBe('pain');
+    // A word merely related in meaning (a molar is a kind of tooth) counts, but not as the
+    // entry's own word.
+    const molar = dental.analyse('my molar');
+    expect(molar.terms.get('tooth')).toBeGreaterThan(0);
+    expect(molar.terms.get('tooth')).toBeLessThan(1);
+    expect(molar.firm.has('tooth')).toBe(false);
+  });
+
   it('names an entry by its topic or its first question turned round', () => {
     const hours = entries.find((e) => e.id === 'hours');
     if (!hours) throw new Error('no hours');

@@ -11,7 +11,6 @@ import {
   STOP_WORDS,
   stem,
   stripFillers,
-  synonym,
   words,
 } from './text.js';
 
@@ -54,6 +53,8 @@ const FUZZY_WEIGHT = 0.8;
  * two are at least this similar, weighted by the similarity.
  */
 const MIN_MEANING_SIMILARITY = 0.3;
+/** {@link Lexicon.similarity} of two forms of one word ("cancelled", "cancel"). */
+const SAME_WORD = 1;
 /**
  * How much a word that sounds like one of the questions' words counts ("barking" heard for
  * "parking"): a recogniser's slip, less sure than one of spelling.
@@ -264,7 +265,7 @@ export class KnowledgeBase {
     for (const entry of this.entries) {
       for (const w of words([...entry.questions, entry.answer].join(' '))) {
         if (STOP_WORDS.has(w) || NUMBER_WORDS.has(w)) continue;
-        const term = stem(synonym(w));
+        const term = stem(w);
         let set = this.surfaceWords.get(term);
         if (set === undefined) this.surfaceWords.set(term, (set = new Set()));
         set.add(w);
@@ -273,12 +274,12 @@ export class KnowledgeBase {
     for (const w of words(this.entries.flatMap((e) => e.questions).join(' '))) {
       if (STOP_WORDS.has(w)) continue;
       if (w.length >= COMPOUND_HEAD + COMPOUND_MODIFIER) {
-        this.questionCompounds.set(w, stem(synonym(w)));
+        this.questionCompounds.set(w, stem(w));
       }
       const sounds = this.lexicon.sounds(w);
       if (sounds !== undefined && sounds.length >= SOUND_MIN_PHONES) {
         if (!this.questionSounds.some((q) => q.word === w)) {
-          this.questionSounds.push({ word: w, sounds, term: stem(synonym(w)) });
+          this.questionSounds.push({ word: w, sounds, term: stem(w) });
         }
       }
     }
@@ -339,14 +340,18 @@ export class KnowledgeBase {
     const unknownWords: string[] = [];
     for (const w of ws) {
       if (STOP_WORDS.has(w)) continue;
-      const term = stem(synonym(w));
+      const term = stem(w);
       const mine = new Map<string, number>();
       const mineFirm = new Set<string>();
       if (this.index.has(term)) {
         mine.set(term, 1);
         mineFirm.add(term);
       } else {
-        for (const meant of this.closestInMeaning(w)) mine.set(meant.term, meant.similarity);
+        for (const meant of this.closestInMeaning(w)) {
+          mine.set(meant.term, meant.similarity);
+          // The same word in another form ("cancelled" for "cancel"): the caller's own word.
+          if (meant.similarity >= SAME_WORD) mineFirm.add(meant.term);
+        }
         // A light word ("around", "back") is what the caller said, not a slip for a word one
         // letter off ("ground"): it says nothing of a topic.
         const near = this.lexicon.isLight(w) ? undefined : this.nearest(term);
@@ -380,7 +385,7 @@ export class KnowledgeBase {
     const isThing = (w: string) => this.isThing(w);
     // A noun before one of the entries' own things only says which one ("a car park").
     const modifies = (next: string | undefined) =>
-      next !== undefined && this.index.has(stem(synonym(next))) && isThing(next);
+      next !== undefined && this.index.has(stem(next)) && isThing(next);
     const namedThings = ws.filter(
       (w, i) =>
         unknownWords.includes(w) &&
@@ -719,7 +724,7 @@ export class KnowledgeBase {
       const phrase = particle === undefined ? undefined : this.lexicon.phrase(verb, particle);
       if (
         phrase !== undefined &&
-        !this.questionTerms.some((terms) => terms.has(stem(synonym(verb)))) &&
+        !this.questionTerms.some((terms) => terms.has(stem(verb))) &&
         this.closestInMeaning(phrase).length > 0
       ) {
         out.push(phrase);
@@ -836,8 +841,8 @@ export function joinCompounds(ws: readonly string[], known: (term: string) => bo
     const a = ws[i] ?? '';
     const b = ws[i + 1];
     if (b !== undefined) {
-      const joined = stem(synonym(a + b));
-      if (known(joined) && !(known(stem(synonym(a))) && known(stem(synonym(b))))) {
+      const joined = stem(a + b);
+      if (known(joined) && !(known(stem(a)) && known(stem(b)))) {
         out.push(a + b);
         i++;
         continue;

@@ -68,13 +68,13 @@ const BANK_AND_HOTEL = ['what time does the bank open', 'can you book me a hotel
 
 /**
  * Demo lines answered with the wrong entry. "Expensive" is a word of cost, but "see the
- * doctor" is the booking entry's own wording; the insurance question also names the
- * consultation and its fee, the cost entry's words (and the cost answer says "without
- * insurance"); nothing tells the matcher that to drop a booking is to cancel it.
+ * doctor" is the booking entry's own wording; nothing tells the matcher that to drop a
+ * booking is to cancel it. (The insurance question that names the consultation's fee was
+ * answered with the cost while a hand-written list folded "fee" onto "cost"; it is asked
+ * about now.)
  */
 const KNOWN_WRONG = [
   'is it expensive to see the doctor → booking',
-  'does my insurance cover the consultation fee → cost',
   'please drop my booking for thursday → booking',
 ];
 
@@ -88,8 +88,12 @@ describe('the matcher with sentence meaning, on our own callers’ lines', () =>
     // By words alone: 6 of 18 (above). With meaning, 11 when written; 12 of 21 with three
     // more lines, written when meaning came to break the words' ties; 14 once "chip" was
     // taken for the question's "microchip"; 15 once one thing nobody wrote about beside the
-    // topic's own word ("flea tablets") no longer held back what meaning agreed on.
-    expect(right).toBeGreaterThanOrEqual(15);
+    // topic's own word ("flea tablets") no longer held back what meaning agreed on; 13
+    // since the hand-written synonym list went (the issue asks for language resources
+    // instead): a "jab" is a vaccination only in British speech, which WordNet and the
+    // embeddings do not know, so "my kitten needs her jabs" is no longer answered, and
+    // "a booster jab" is asked about (the booster or the price of neutering?).
+    expect(right).toBeGreaterThanOrEqual(13);
     expect(asked).toBeGreaterThanOrEqual(1);
     expect(wrong).toEqual([]);
     // Known miss: a haircut is an act in WordNet, not a thing the caller names, and its

@@ -2,7 +2,9 @@
  * Text normalisation for the local reply engine. The caller's words come from an offline
  * recogniser (lower case, no punctuation, sometimes a wrong or missing word), so everything
  * here is forgiving: contractions are expanded, punctuation dropped, words reduced to a
- * light stem, and a few everyday synonyms folded together.
+ * light stem. Other words for the same thing ("physician", "medication") are not folded
+ * here by a list: the knowledge base finds them through the lexicon (WordNet and word
+ * embeddings), for any business's words.
  */
 
 const CONTRACTIONS: ReadonlyArray<[RegExp, string]> = [
@@ -51,48 +53,6 @@ export function words(text: string): string[] {
 export { STOP_WORDS } from '../../language/stop-words.js';
 import { STOP_WORDS } from '../../language/stop-words.js';
 
-/** Everyday synonyms folded onto one word before stemming (both in the index and queries). */
-const SYNONYMS: ReadonlyMap<string, string> = new Map(
-  Object.entries({
-    medicines: 'medicine',
-    medication: 'medicine',
-    medications: 'medicine',
-    meds: 'medicine',
-    drug: 'medicine',
-    drugs: 'medicine',
-    pill: 'medicine',
-    pills: 'medicine',
-    tablets: 'medicine',
-    allergies: 'allergy',
-    allergic: 'allergy',
-    vaccination: 'vaccine',
-    vaccinations: 'vaccine',
-    vaccinated: 'vaccine',
-    jab: 'vaccine',
-    jabs: 'vaccine',
-    immunisation: 'vaccine',
-    immunization: 'vaccine',
-    doc: 'doctor',
-    gp: 'doctor',
-    physician: 'doctor',
-    fee: 'cost',
-    fees: 'cost',
-    charge: 'cost',
-    charges: 'cost',
-    appt: 'appointment',
-    cancelled: 'cancel',
-    canceled: 'cancel',
-    cancelling: 'cancel',
-    canceling: 'cancel',
-    cancellation: 'cancel',
-  }),
-);
-
-/** Folds a word onto its synonym group's word, if it has one. */
-export function synonym(word: string): string {
-  return SYNONYMS.get(word) ?? word;
-}
-
 const VOWEL = /[aeiouy]/;
 
 /**
@@ -128,7 +88,7 @@ export function stem(word: string): string {
   return w;
 }
 
-/** The topic terms of a text: words without stop words, synonyms folded, stemmed. */
+/** The topic terms of a text: words without stop words, stemmed. */
 export function terms(text: string): string[] {
   return contentTerms(words(text));
 }
@@ -138,7 +98,7 @@ export function contentTerms(ws: readonly string[]): string[] {
   const out: string[] = [];
   for (const w of ws) {
     if (STOP_WORDS.has(w)) continue;
-    out.push(stem(synonym(w)));
+    out.push(stem(w));
   }
   return out;
 }
