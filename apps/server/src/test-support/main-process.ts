@@ -12,8 +12,8 @@ export interface MainProcess {
   /** Resolves with the exit code once the process has exited. */
   exited: Promise<number | null>;
   output(): { stdout: string; stderr: string };
-  /** Waits (up to 20 s) until stdout matches `pattern`. */
-  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
+  /** Waits (up to `timeoutMs`, 20 s by default) until stdout matches `pattern`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   dataDir: string;
 }
 
@@ -49,8 +49,8 @@ export function startMain(
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const output = () => ({ stdout, stderr });
-  const waitFor = async (pattern: RegExp): Promise<RegExpMatchArray> => {
-    const deadline = Date.now() + 20_000;
+  const waitFor = async (pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> => {
+    const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       const match = stdout.match(pattern);
       if (match) return match;
