@@ -20,11 +20,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Bump when the output changes shape or content rules. */
-export const LEXICON_VERSION = 12;
+export const LEXICON_VERSION = 13;
 /** How many of the most frequent embedding words are considered. */
 const TOP_WORDS = 100_000;
 const DIMENSIONS = 100;
-/** Most relations kept per word (strongest first). */
+/** Most relations kept per word: synonyms, forms and generalisations first, then kinds. */
 const MAX_RELATED = 48;
 
 /** Strength of each WordNet pointer kind, as a similarity (0–1). */
@@ -334,6 +334,14 @@ function build() {
     link(table, plain(a), plain(b), weight);
     link(table, plain(b), plain(a), weight);
   };
+  // A general word's kinds ("medicine" → "cardiology", "drug" → "medicine"), apart: a
+  // word may have hundreds, and they must not crowd out its synonyms and generalisations
+  // when its relations are trimmed (see `encode`).
+  const kinds = new Map(words.map((w) => [w, new Map()]));
+  const relateUp = (specific, general, weight) => {
+    link(related, plain(specific), plain(general), weight);
+    link(kinds, plain(general), plain(specific), weight);
+  };
   const synsets = readWordNet();
   const ranks = readSenseRanks();
   const senseFactor = (lemma, key) => SENSE_DECAY ** ((ranks.get(`${lemma}|${key}`) ?? 1) - 1);
@@ -378,7 +386,7 @@ function build() {
           const grandparent = synsets.get(up2.target);
           for (const a of single) {
             for (const b of grandparent?.words ?? []) {
-              relateBoth(
+              relateUp(
                 a,
                 b,
                 GRANDPARENT_WEIGHT * Math.min(senseFactor(a, key), senseFactor(b, up2.target)),
@@ -396,12 +404,9 @@ function build() {
       const to = dest === 0 ? target.words : [target.words[dest - 1]];
       for (const a of from) {
         for (const b of to) {
-          relateBoth(
-            a,
-            b,
-            weight * Math.min(senseFactor(a, key), senseFactor(b, pointer.target)),
-            opposite ? opposed : related,
-          );
+          const strength = weight * Math.min(senseFactor(a, key), senseFactor(b, pointer.target));
+          if (pointer.symbol === '@') relateUp(a, b, strength);
+          else relateBoth(a, b, strength, opposite ? opposed : related);
         }
       }
     }
@@ -431,19 +436,22 @@ function build() {
     return pos !== 'n' && pos !== 'a';
   });
   const things = thingNouns(words, lemmas, synsets, ranks, posOf);
-  const encode = (table) => {
+  // Strongest first; among equally strong, the more frequent word (a caller's likelier one).
+  const strongest = (a, b) => b[1] - a[1] || rankOf(a[0]) - rankOf(b[0]);
+  const encode = (table, extra = new Map()) => {
     const out = {};
     for (const [word, map] of table) {
-      if (map.size === 0) continue;
-      out[word] = [...map]
-        .sort((a, b) => b[1] - a[1])
+      const more = [...(extra.get(word) ?? [])].filter(([w]) => !map.has(w));
+      if (map.size + more.length === 0) continue;
+      // A word's kinds fill what its synonyms, forms and generalisations leave.
+      out[word] = [...[...map].sort(strongest), ...more.sort(strongest)]
         .slice(0, MAX_RELATED)
         .map(([w, s]) => `${w}:${Math.round(s * 100)}`)
         .join(' ');
     }
     return out;
   };
-  const relations = encode(related);
+  const relations = encode(related, kinds);
   const opposites = encode(opposed);
   const phrases = encode(phrasal);
 
