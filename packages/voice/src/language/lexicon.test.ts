@@ -55,6 +55,22 @@ describe('Lexicon (built from WordNet, embeddings and a lemmatizer)', () => {
     expect(lexicon.similarity('reschedule', 'schedule')).toBeGreaterThanOrEqual(0.6);
   });
 
+  it('keeps a word’s synonyms and generalisations when it has more kinds than room', () => {
+    // "medicine" (the field) has dozens of kinds (cardiology, urology…) and "drug" hundreds
+    // (statin, sedative…): they fill only what the words' other relations leave.
+    expect(lexicon.related('medicine').has('drug')).toBe(true);
+    expect(lexicon.related('drug').has('medicine')).toBe(true);
+    expect(lexicon.related('medicine').has('cardiology')).toBe(true);
+  });
+
+  it('knows which thing is a kind of which, and not the other way round', () => {
+    expect(lexicon.isKindOf('hotel', 'building')).toBe(true);
+    expect(lexicon.isKindOf('hotels', 'building')).toBe(true);
+    expect(lexicon.isKindOf('building', 'hotel')).toBe(false);
+    expect(lexicon.isKindOf('pill', 'medicine')).toBe(true);
+    expect(lexicon.isKindOf('drugstore', 'pharmacy')).toBe(false);
+  });
+
   it('knows what phrasal verbs mean, whatever form the verb is in', () => {
     expect(lexicon.phrase('call', 'off')).toBe('call_off');
     expect(lexicon.phrase('called', 'off')).toBe('call_off');

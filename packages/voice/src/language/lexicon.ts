@@ -20,6 +20,8 @@ interface LexiconFile {
   opposites: Record<string, string>;
   /** phrasal verb ("call_off") → the single words of its synsets, as `relations`. */
   phrases: Record<string, string>;
+  /** noun → its WordNet hypernyms and theirs, space-separated ("hotel" → "building structure …"). */
+  broader: Record<string, string>;
   /** Frequent words used mostly as verbs or adverbs ("take", "back"): no embedding similarity. */
   light: string[];
   /** Words used mostly as nouns whose first sense is a thing or a place ("library", "taxi"). */
@@ -67,6 +69,8 @@ export class Lexicon {
   private readonly relationText: Record<string, string>;
   private readonly phrasal: ReadonlySet<string>;
   private readonly oppositeText: Record<string, string>;
+  private readonly broaderText: Record<string, string>;
+  private readonly broaderCache = new Map<string, ReadonlySet<string>>();
   private readonly categories: Readonly<Record<WordClass, readonly string[]>>;
   /**
    * The most frequent verbs and adverbs (take, make, come, back…) and function words are near
@@ -92,6 +96,7 @@ export class Lexicon {
     this.relationText = { ...file.relations, ...file.phrases };
     this.phrasal = new Set(Object.keys(file.phrases));
     this.oppositeText = file.opposites;
+    this.broaderText = file.broader;
     this.categories = file.categories;
     this.light = new Set(file.light);
     this.things = new Set(file.things);
@@ -123,7 +128,9 @@ export class Lexicon {
       !Array.isArray(file.sounds) ||
       file.sounds.length !== file.words.length ||
       typeof file.phrases !== 'object' ||
-      file.phrases === null
+      file.phrases === null ||
+      typeof file.broader !== 'object' ||
+      file.broader === null
     ) {
       throw new Error(
         `The English lexicon in ${dir} is out of date: rebuild it with \`npm run build\`.`,
@@ -207,6 +214,23 @@ export class Lexicon {
    */
   related(word: string): ReadonlyMap<string, number> {
     return decoded(this.relationCache, this.relationText, word);
+  }
+
+  /**
+   * Whether `specific` is a kind of `general` (WordNet hypernyms of a noun, to two levels,
+   * of the words or their lemmas): "hotel" of "building", "riverside" of "bank".
+   */
+  isKindOf(specific: string, general: string): boolean {
+    const broader = (w: string) => {
+      let set = this.broaderCache.get(w);
+      if (set === undefined) {
+        set = new Set(this.broaderText[w]?.split(' ') ?? []);
+        this.broaderCache.set(w, set);
+      }
+      return set;
+    };
+    const generals = [general, this.lemma(general)];
+    return [specific, this.lemma(specific)].some((s) => generals.some((g) => broader(s).has(g)));
   }
 
   /** WordNet antonyms of the word with their strength (0–1): "open" → "close". */

@@ -171,6 +171,24 @@ describe('KnowledgeBase on the demo clinic', () => {
     expect(kb.analyse('can i see a doctor in a week').namedThings).toEqual([]);
   });
 
+  it('asks, not tells, when the thing named is only a kind of one the entries name', () => {
+    const hall = new KnowledgeBase([
+      {
+        id: 'hours',
+        questions: ['When is the building open?'],
+        answer: 'The building is open from eight to six.',
+      },
+      { id: 'address', questions: ['Where are you?'], answer: 'On Mill Lane.' },
+    ]);
+    // A hotel is a kind of building, but not this one.
+    expect(hall.analyse('when does the hotel open').namedThings).toEqual(['hotel']);
+    const hotel = hall.retrieve('when does the hotel open');
+    expect(hotel.kind === 'clarify' && hotel.match.entry.id).toBe('hours');
+    // The entries' own thing, or another word for it, is answered.
+    expect(hall.analyse('when does the edifice open').namedThings).toEqual([]);
+    expect(hall.retrieve('when is the building open').kind).toBe('answer');
+  });
+
   it('answers an urgent entry whatever else the caller names', () => {
     const vet = new KnowledgeBase([
       {

@@ -226,9 +226,11 @@ export interface AnalysedQuery {
   unknownWords: string[];
   /**
    * Things or places the caller names that the knowledge base has no word for, in meaning
-   * or spelling: a word the lexicon knows as a thing ({@link Lexicon.isThing}), after an
-   * article ("the library", "a taxi to the station", "the swimming pool"), that is not just
-   * saying which of the entries' own things is meant ("a car park").
+   * or spelling, or that is only a kind of one of its words ("a hotel", where the entries
+   * say "building"; "the library", where they say "changing room"): a word the lexicon knows as a thing
+   * ({@link Lexicon.isThing}), after an article ("the library", "a taxi to the station",
+   * "the swimming pool"), that is not just saying which of the entries' own things is meant
+   * ("a car park").
    */
   namedThings: string[];
 }
@@ -338,6 +340,8 @@ export class KnowledgeBase {
     const firm = new Set<string>();
     const unknown: string[] = [];
     const unknownWords: string[] = [];
+    /** Things the entries only have other kinds of, or a kind of ("hotel": a building). */
+    const otherKinds: string[] = [];
     for (const w of ws) {
       if (STOP_WORDS.has(w)) continue;
       const term = stem(w);
@@ -377,6 +381,7 @@ export class KnowledgeBase {
         unknownWords.push(w);
         continue;
       }
+      if (mineFirm.size === 0 && this.isThing(w) && this.anotherKind(w)) otherKinds.push(w);
       for (const t of mineFirm) firm.add(t);
       perWord.push(mine);
       firmWords.push(mineFirm);
@@ -388,7 +393,7 @@ export class KnowledgeBase {
       next !== undefined && this.index.has(stem(next)) && isThing(next);
     const namedThings = ws.filter(
       (w, i) =>
-        unknownWords.includes(w) &&
+        (unknownWords.includes(w) || otherKinds.includes(w)) &&
         isThing(w) &&
         !modifies(ws[i + 1]) &&
         ws.slice(Math.max(0, i - 1 - ARTICLE_REACH), i).some((before) => ARTICLES.has(before)),
@@ -752,6 +757,26 @@ export class KnowledgeBase {
     const kept = found.slice(0, MAX_MEANINGS);
     this.meaningCache.set(word, kept);
     return kept;
+  }
+
+  /**
+   * Whether the word reaches the entries' words only as a kind of them: "hotel" is a kind
+   * of "building", but a caller who asks about a hotel asks about another building. A word
+   * close in meaning some other way (a synonym, a derived form, an embedding neighbour) is
+   * not, nor one more general than an entry's word: "the time of my session" may well be
+   * about the evening hours.
+   */
+  private anotherKind(word: string): boolean {
+    const meant = this.closestInMeaning(word);
+    if (meant.length === 0) return false;
+    const { lexicon } = this;
+    return meant.every(({ term }) =>
+      [...(this.surfaceWords.get(term) ?? [])].every(
+        (surface) =>
+          lexicon.isKindOf(word, surface) ||
+          lexicon.similarity(word, surface) < MIN_MEANING_SIMILARITY,
+      ),
+    );
   }
 
   /** Whether the word (or its dictionary form) names a thing or a place. */
