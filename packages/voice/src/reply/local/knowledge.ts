@@ -227,10 +227,10 @@ export interface AnalysedQuery {
   /**
    * Things or places the caller names that the knowledge base has no word for, in meaning
    * or spelling, or that is only a kind of one of its words ("a hotel", where the entries
-   * say "building"; "the library", where they say "changing room"): a word the lexicon knows as a thing
-   * ({@link Lexicon.isThing}), after an article ("the library", "a taxi to the station",
-   * "the swimming pool"), that is not just saying which of the entries' own things is meant
-   * ("a car park").
+   * say "building"; "the library", where they say "changing room"): a word the lexicon
+   * knows as a thing ({@link Lexicon.isThing}), after an article ("the library", "a taxi to
+   * the station", "the swimming pool"), that is not just saying which of the entries' own
+   * things is meant ("a car park").
    */
   namedThings: string[];
 }
@@ -340,7 +340,7 @@ export class KnowledgeBase {
     const firm = new Set<string>();
     const unknown: string[] = [];
     const unknownWords: string[] = [];
-    /** Things the entries only have other kinds of, or a kind of ("hotel": a building). */
+    /** Things that are only kinds of the entries' things ("hotel", where they say "building"). */
     const otherKinds: string[] = [];
     for (const w of ws) {
       if (STOP_WORDS.has(w)) continue;
