@@ -10,6 +10,7 @@
 //     judges recorded readings again with the current build of the reply engine, in
 //     seconds: how a change to the reading choice or the matcher does, on the same audio.
 //     IN_CALL=1 says each business's lines in one call per voice (see `IN_CALL`).
+//     BENCH_LINES=1 records and judges the benchmark's lines instead (see `benchSets`).
 //
 // Per set, voice and kind of line: right, asked ("Do you mean …?"), none ("I do not know"),
 // wrong (another entry's answer, or an emergency answer to an ordinary line), and for
@@ -43,7 +44,7 @@ const kindOf = (knowledge, expect) => {
   if (expect.startsWith(ANSWER)) return 'answer';
   return knowledge.find((k) => k.id === expect)?.urgent ? 'urgent' : 'paraphrase';
 };
-const SETS = {
+const OWN_SETS = {
   demo: {
     knowledge: demo.knowledgeBase,
     intake: demo.intake,
@@ -76,6 +77,28 @@ const SETS = {
       ]),
   ),
 };
+
+/**
+ * BENCH_LINES=1: the understanding benchmark's lines instead (bench/fixtures/understanding:
+ * the demo clinic's paraphrases, urgent and off-topic lines, and the dental practice's), to
+ * see what a change does to them on recorded audio. Measure on them; never tune on them.
+ */
+const benchFixture = (name) =>
+  JSON.parse(fs.readFileSync(fromRoot('bench/fixtures/understanding', name), 'utf8'));
+const benchSets = () => {
+  const para = benchFixture('dev-paraphrases.json');
+  const dental = benchFixture('dental-practice.json');
+  const linesOf = (set) => [
+    ...set.lines,
+    ...(set.urgent ?? []),
+    ...set.offTopic.map((text) => ({ text })),
+  ];
+  return {
+    demo: { knowledge: demo.knowledgeBase, intake: demo.intake, lines: linesOf(para) },
+    dental: { knowledge: dental.knowledgeBase, intake: dental.intake, lines: linesOf(dental) },
+  };
+};
+const SETS = process.env.BENCH_LINES === '1' ? benchSets() : OWN_SETS;
 const SPEAKERS = {
   'en-us': { voice: 'en-us', rate: 165 },
   'en-gb': { voice: 'en-gb', rate: 150 },
