@@ -394,10 +394,14 @@ export class Dialog {
         return { index: i, doubtful: true };
       }
       // The recogniser trusted this reading less than its first. Where the first points at
-      // the same entry, the two agree and the answer stands; where it does not, the topic
-      // may be the domain model's own bias (it hears the entries' words in any speech), so
-      // the caller is asked rather than told.
-      return { index: i, doubtful: this.kb.rank(first)[0]?.entry !== found.match.entry };
+      // the same entry (its best match, through a word of its own that the entry holds), the
+      // two agree and the answer stands; where it does not, the topic may be the domain
+      // model's own bias (it hears the entries' words in any speech), so the caller is asked
+      // rather than told. A word only related in meaning points nowhere ("painted" is not
+      // about parking spaces).
+      const leaning = this.kb.rank(first)[0];
+      const agrees = leaning?.entry === found.match.entry && leaning.firm;
+      return { index: i, doubtful: !agrees };
     }
     return { index: 0 };
   }

@@ -357,8 +357,9 @@ export class KnowledgeBase {
           if (meant.similarity >= SAME_WORD) mineFirm.add(meant.term);
         }
         // A light word ("around", "back") is what the caller said, not a slip for a word one
-        // letter off ("ground"): it says nothing of a topic.
-        const near = this.lexicon.isLight(w) ? undefined : this.nearest(term);
+        // letter off ("ground"): it says nothing of a topic. Nor is a word that means one of
+        // the entries' words itself ("charge", the price: not a slip for "change").
+        const near = this.lexicon.isLight(w) || mine.size > 0 ? undefined : this.nearest(term);
         if (near !== undefined) {
           mine.set(near, Math.max(mine.get(near) ?? 0, FUZZY_WEIGHT));
           mineFirm.add(near);
