@@ -302,7 +302,8 @@ export class Dialog {
     const second = all.findIndex((n, i) => i >= independentFrom && this.urgentEntry(n, true));
     if (second >= 0) return { index: second, spelled: true };
     const first = ns[0] ?? '';
-    const clear = this.kb.retrieve(first).kind === 'answer';
+    const firstFound = this.kb.retrieve(first);
+    const clear = firstFound.kind === 'answer';
     // A second recogniser's reading that sounds most like one of the first's readings, and
     // that one only, votes for it: when the reading it points to is an emergency, the
     // two recognisers heard the same sounds, and one of them spelled out the emergency
@@ -367,6 +368,20 @@ export class Dialog {
     // rarely hold; on our own lines this started 17 more of 40 requests, and changed
     // nothing else).
     if (other !== undefined && this.asksForBrief(other) && !this.asksForBrief(first)) {
+      return { index: independentFrom };
+    }
+    // Both recognisers heard a question answered outright, about different entries: the
+    // second's is taken. It read this utterance because the first doubted it, and it hears
+    // callers' own wording far better ("what are your fees", which the first heard as
+    // "what are your keys" and took for the address). On recorded readings of our own
+    // lines in five voices the second was right in all 5 such turns, and in 4 of the
+    // benchmark's 5.
+    if (
+      otherClear &&
+      firstFound.kind === 'answer' &&
+      otherFound?.kind === 'answer' &&
+      otherFound.match.entry !== firstFound.match.entry
+    ) {
       return { index: independentFrom };
     }
     if (understood) return { index: 0 };
