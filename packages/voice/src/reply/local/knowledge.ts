@@ -156,6 +156,8 @@ export const FUSED_LEAD = 0.2;
  * questions answered right, none more wrong.
  */
 export const FUSED_MIN_MEANING = 0.4;
+/** How close in meaning both of two entries in a close race must be to be offered (see `twoInTheRunning`). */
+export const RACE_MIN_MEANING = 0.4;
 
 export interface KnowledgeMatch {
   entry: KnowledgeEntry;
@@ -520,7 +522,9 @@ export class KnowledgeBase {
    *     the caller's own word in its answer: a merely related word of the answer is not
    *     enough); or named by a word only its questions use, every other word of the
    *     caller's being a light word or one of the entry's, and well ahead of the next;
-   *   - choose: two entries fit about equally ({@link CLOSE_RACE}): ask which;
+   *   - choose: two entries fit about equally ({@link CLOSE_RACE}): ask which (so too when
+   *     the words are unsure of either and meaning puts the same two first:
+   *     `twoInTheRunning`);
    *   - clarify: the best entry is likely but not sure: ask whether it is meant;
    *   - none: nothing fits, or only through words related in meaning (never enough alone to
    *     put a clinic fact to an off-topic question).
@@ -553,6 +557,8 @@ export class KnowledgeBase {
     // Two entries the words found about equally are the caller's to choose between.
     const together = byWords.kind === 'choose' ? undefined : this.fusedEntry(text, ranked);
     if (together !== undefined) return { kind: 'answer', match: together, together: true };
+    const race = byWords.kind === 'none' ? this.twoInTheRunning(text, ranked) : undefined;
+    if (race !== undefined) return { kind: 'choose', matches: race };
     if (meant === undefined) return byWords;
     // The words found no entry they could offer, but the sentence means this one: ask.
     return byWords.kind === 'none'
@@ -643,6 +649,34 @@ export class KnowledgeBase {
     if (first.score - (second?.score ?? 0) < FUSED_LEAD) return undefined;
     if (first.meaning < FUSED_MIN_MEANING) return undefined;
     return first.match;
+  }
+
+  /**
+   * The two entries the caller's words and the sentence's meaning both put first, when
+   * neither is sure of either: each entry is found through a word of its questions, every
+   * word the caller said is one the knowledge base knows and no other thing is named, and
+   * both are close in meaning ({@link RACE_MIN_MEANING}). A caller asking whether a child
+   * pays, at a practice with an entry on children and one on payments, fits both about as
+   * well: the caller is asked which, rather than told neither. The entry meaning puts first
+   * is offered first.
+   */
+  private twoInTheRunning(
+    text: string,
+    byWords: readonly KnowledgeMatch[],
+  ): [KnowledgeMatch, KnowledgeMatch] | undefined {
+    const words = byWords.filter((m) => m.entry.urgent !== true).slice(0, 2);
+    const [a, b] = words;
+    if (a === undefined || b === undefined || !a.inQuestions || !b.inQuestions) return undefined;
+    if (a.unknownContentWords > 0) return undefined;
+    const meanings = this.meaning?.rank(text)?.filter((m) => this.entryAt(m.entry).urgent !== true);
+    const [first, second] = meanings ?? [];
+    if (first === undefined || second === undefined || second.similarity < RACE_MIN_MEANING) {
+      return undefined;
+    }
+    const pair = new Set([this.entryAt(first.entry), this.entryAt(second.entry)]);
+    if (!pair.has(a.entry) || !pair.has(b.entry)) return undefined;
+    if (this.analyse(text).namedThings.length > 0) return undefined;
+    return a.entry === this.entryAt(first.entry) ? [a, b] : [b, a];
   }
 
   /** {@link retrieve} by the caller's words alone, given their ranking ({@link rank}). */

@@ -8,10 +8,12 @@ import {
   FUSED_ANSWER,
   FUSED_LEAD,
   FUSED_MEANING_WEIGHT,
+  FUSED_MIN_MEANING,
   KnowledgeBase,
   MEANING_ANSWER,
   MEANING_LEAD,
   MEANING_TIE_LEAD,
+  RACE_MIN_MEANING,
 } from '../knowledge.js';
 import { normalize, stripFillers } from '../text.js';
 import { MeaningIndex } from './meaning-index.js';
@@ -244,6 +246,49 @@ describe('sentence meaning beside the words', () => {
     expect(plain.analyse(sentence).unknownWords).toEqual(['bicycle']);
     const { found } = await retrieve(sentence, { returns: 0.45, parking: 0.1 });
     expect(found.kind).not.toBe('answer');
+  });
+
+  it('asks which of two entries the words and meaning both put first, when neither is sure', async () => {
+    // A stricter clarifying threshold leaves the words unsure of either entry here (a small
+    // knowledge base makes every match look surer than a real one's).
+    const sentence = 'do returns get parking';
+    const strict = { clarify: 0.5 };
+    const ask = async (meaning: Partial<Record<string, number>>) => {
+      const encoder = chosenEncoder({ [sentence]: meaning });
+      const kb = new KnowledgeBase(ENTRIES, { thresholds: strict, encoder });
+      await kb.prepare([sentence]);
+      return kb.retrieve(sentence);
+    };
+    expect(new KnowledgeBase(ENTRIES, { thresholds: strict }).retrieve(sentence).kind).toBe('none');
+    // Both close in meaning, neither far ahead: "returns, or parking?", meaning's first first.
+    const close = RACE_MIN_MEANING + 0.1;
+    const race = await ask({ returns: close + 0.05, parking: close });
+    expect(race.kind === 'choose' && race.matches.map((m) => m.entry.id)).toEqual([
+      'returns',
+      'parking',
+    ]);
+    // Meaning puts another entry second: no race between the words' two.
+    expect((await ask({ returns: close, hours: close, parking: close - 0.2 })).kind).not.toBe(
+      'choose',
+    );
+    // Neither close enough in meaning: nothing is offered.
+    const far = RACE_MIN_MEANING - 0.05;
+    expect((await ask({ returns: far + 0.02, parking: far })).kind).toBe('none');
+  });
+
+  it('does not answer on words and meaning together when meaning itself is weak', async () => {
+    // By words alone parking leads ("where") but is not sure; with meaning just under its
+    // floor the two together would pass, but meaning must carry some weight of its own.
+    const sentence = 'where do i bring it';
+    const parking = new KnowledgeBase(ENTRIES).rank(sentence)[0];
+    expect(parking?.entry.id).toBe('parking');
+    const weak = FUSED_MIN_MEANING - 0.02;
+    expect((parking?.confidence ?? 0) + FUSED_MEANING_WEIGHT * weak).toBeGreaterThan(FUSED_ANSWER);
+    expect((await retrieve(sentence, { parking: weak, returns: 0.05 })).found.kind).not.toBe(
+      'answer',
+    );
+    const sure = await retrieve(sentence, { parking: FUSED_MIN_MEANING + 0.05, returns: 0.05 });
+    expect(sure.found.kind === 'answer' && sure.found.match.entry.id).toBe('parking');
   });
 
   it('never picks the urgent entry by meaning: emergencies have their own path', async () => {
