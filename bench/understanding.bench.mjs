@@ -17,6 +17,7 @@ import {
   festivalProblem,
   speakerLabel,
   spoken,
+  voice,
   wordErrorRate,
 } from './lib/speech.mjs';
 import { quantile } from './lib/stats.mjs';
@@ -31,7 +32,10 @@ export const about =
   'every line is synthesised at run time (eSpeak NG voices and Debian’s festival voices) over ' +
   'a −55 dBFS noise floor and sent through the real call socket in real time; the demo ' +
   'clinic’s own questions are the reference row. A reply is right when it holds the expected ' +
-  'entry’s answer; a clarifying question is counted apart, not as right. “Off-topic given a fact” ' +
+  'entry’s answer; a clarifying question is counted apart, not as right. After one, the caller ' +
+  'answers as a caller would (“yes” when the topic offered is what they asked, “the first one” ' +
+  'or “the second one” between two, otherwise “no”), spoken in the same voice, and “right ' +
+  'after asking” counts the paraphrases whose answer then came. “Off-topic given a fact” ' +
   'counts off-topic lines answered with any knowledge-base answer; “false alarms” counts ' +
   'ordinary lines answered with the urgent entry. The booth rows send the same paraphrases ' +
   'through Chromium’s fake microphone, its capture processing and the page’s worklet. The ' +
@@ -94,6 +98,8 @@ function setOf(name, knowledge, items) {
   return {
     name,
     openings: knowledge.map((e) => ({ id: e.id, opening: opening(e.id) })),
+    // How the assistant names each entry when it asks "Do you mean …?".
+    topics: knowledge.map((e) => ({ id: e.id, topic: voice.topicOf(e).toLowerCase() })),
     urgentOpening: urgentId === undefined ? null : opening(urgentId),
     lines: items,
   };
@@ -155,6 +161,29 @@ function judge(set, line, reply) {
   };
 }
 
+/** What a caller answers to a clarifying question, said in their voice (see `followUpOf`). */
+const FOLLOW_UPS = { yes: 'yes', first: 'the first one', second: 'the second one', no: 'no' };
+
+/**
+ * A caller's answer to the assistant's clarifying question about a line: "yes" when the one
+ * topic offered is the one they asked about, "the first one" or "the second one" when it is
+ * one of two, otherwise "no"; null when the reply asked nothing (or the line is urgent: an
+ * emergency is never asked about).
+ */
+function followUpOf(set, line, reply) {
+  if (line.kind === 'urgent' || !judge(set, line, reply).clarified) return null;
+  const r = reply.toLowerCase();
+  const offered = set.topics
+    .map((t) => ({ id: t.id, at: r.indexOf(t.topic) }))
+    .filter((t) => t.at >= 0)
+    .sort((a, b) => a.at - b.at)
+    .map((t) => t.id);
+  const at = line.expect === null ? -1 : offered.indexOf(line.expect);
+  if (at < 0) return 'no';
+  if (offered.length === 1) return 'yes';
+  return at === 0 ? 'first' : 'second';
+}
+
 /** WER of what was heard against what was said, over turns; null without words. */
 const turnWer = (turns) => wordErrorRate(turns.map((t) => ({ said: t.text, heard: t.heard })));
 
@@ -173,7 +202,12 @@ async function spokenAll(speakers, lines) {
   return audio;
 }
 
-async function talk(server, assistantId, lines, audio) {
+/**
+ * One call saying the lines in order. With `followUps` (the set and the speaker's audio of
+ * each of {@link FOLLOW_UPS}), a clarifying question is answered before the next line, and
+ * the turn keeps what the caller said to it and the reply that came.
+ */
+async function talk(server, assistantId, lines, audio, followUps) {
   const call = await server.platform('POST', '/call/web', {
     assistantId,
     assistantOverrides: BOOTH_OVERRIDES,
@@ -184,7 +218,9 @@ async function talk(server, assistantId, lines, audio) {
     await caller.untilAssistantStops(0);
     for (const [i, line] of lines.entries()) {
       const result = await caller.turn(audio[i]);
-      turns.push({ ...line, ...result });
+      const said = followUps && followUpOf(followUps.set, line, result.reply);
+      const after = said ? await caller.turn(followUps.audio[said]) : null;
+      turns.push({ ...line, ...result, followUp: said ?? null, afterReply: after?.reply ?? null });
     }
   } finally {
     await caller.hangUp();
@@ -193,6 +229,7 @@ async function talk(server, assistantId, lines, audio) {
 }
 
 function score(set, speaker, path, turns) {
+  const answersQuestions = turns.some((t) => 'followUp' in t);
   const judged = turns.map((t) => ({ ...t, ...judge(set, t, t.reply) }));
   const of = (kind) => judged.filter((t) => t.kind === kind);
   const share = (items, test) =>
@@ -211,6 +248,12 @@ function score(set, speaker, path, turns) {
     offTopicWithFact: of('off-topic').filter((t) => t.answered.length > 0).length,
     offTopicLines: of('off-topic').length,
     clarifying: judged.filter((t) => t.clarified).length,
+    // Paraphrases asked about, and of those, answered right once the caller replied (null
+    // where the caller could not reply: the booth's microphone plays one file).
+    askedParaphrases: answersQuestions ? of('paraphrase').filter((t) => t.followUp).length : null,
+    rightAfterAsking: of('paraphrase').filter(
+      (t) => t.afterReply && judge(set, t, t.afterReply).correct,
+    ).length,
     wer: turnWer(judged),
     p50: latencies.length === 0 ? null : quantile(latencies, 0.5),
     p95: latencies.length === 0 ? null : quantile(latencies, 0.95),
@@ -222,7 +265,14 @@ function score(set, speaker, path, turns) {
             ? !t.urgentAnswered
             : t.answered.length > 0,
       )
-      .map((t) => ({ said: t.text, heard: t.heard, reply: t.reply.slice(0, 90) })),
+      .map((t) => ({
+        said: t.text,
+        heard: t.heard,
+        reply: t.reply.slice(0, 90),
+        ...(t.followUp
+          ? { followUp: FOLLOW_UPS[t.followUp], after: (t.afterReply ?? '').slice(0, 60) }
+          : {}),
+      })),
   };
 }
 
@@ -297,8 +347,18 @@ export async function run({ quick, log }) {
       const assistantId = set.assistant === 'demo' ? server.assistantId : dentalId;
       // One call per voice, all at once: a set takes one caller's time, not one per voice.
       const audio = await spokenAll(speakers, set.lines);
+      const followUps = Object.entries(FOLLOW_UPS);
+      const followUpAudio = await spokenAll(
+        speakers,
+        followUps.map(([, text]) => ({ text })),
+      );
       const calls = await Promise.all(
-        speakers.map((_, i) => talk(server, assistantId, set.lines, audio[i] ?? [])),
+        speakers.map((_, i) =>
+          talk(server, assistantId, set.lines, audio[i] ?? [], {
+            set,
+            audio: Object.fromEntries(followUps.map(([key], j) => [key, followUpAudio[i]?.[j]])),
+          }),
+        ),
       );
       calls.forEach(({ turns }, i) => {
         const row = score(set, speakers[i], 'socket', turns);
@@ -358,6 +418,7 @@ function markdown(rows, briefs, skipped) {
         'false alarms',
         'off-topic given a fact',
         'clarifying questions',
+        'right after asking',
         'WER',
         'voice-to-voice p50 / p95 (ms)',
       ],
@@ -371,6 +432,7 @@ function markdown(rows, briefs, skipped) {
         `${r.falseAlarms} of ${r.ordinaryLines}`,
         `${r.offTopicWithFact} of ${r.offTopicLines}`,
         r.clarifying,
+        r.askedParaphrases === null ? '–' : `${r.rightAfterAsking} of ${r.askedParaphrases}`,
         pct(r.wer),
         `${ms(r.p50)} / ${ms(r.p95)}`,
       ]),
@@ -396,7 +458,8 @@ function markdown(rows, briefs, skipped) {
   const misses = rows.flatMap((r) =>
     r.misses.map(
       (m) =>
-        `- ${r.set}, ${r.speaker}, ${r.path}: said “${m.said}”, heard “${m.heard}”, answered “${m.reply}…”`,
+        `- ${r.set}, ${r.speaker}, ${r.path}: said “${m.said}”, heard “${m.heard}”, answered “${m.reply}…”` +
+        (m.followUp ? `; the caller said “${m.followUp}”: “${m.after}…”` : ''),
     ),
   );
   parts.push(

@@ -21,6 +21,7 @@ export {
   type KnowledgeMatch,
   type Retrieval,
   type RetrievalThresholds,
+  topicOf,
 } from './local/knowledge.js';
 export { Bm25Index, type Bm25Options } from './local/bm25.js';
 export {
