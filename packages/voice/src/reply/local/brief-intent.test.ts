@@ -19,6 +19,9 @@ describe('BriefIntent', () => {
     expect(asks('could you let them know I keep feeling dizzy')).toBe(true);
     expect(asks('I want my gp to know about my rash')).toBe(true);
     expect(asks('can you write down that my ankle is swollen')).toBe(true);
+    // A body part stands for what is wrong with it, as a symptom does.
+    expect(asks('could you tell the physio about my wrist')).toBe(true);
+    expect(asks('I need them to know about my shoulder')).toBe(true);
   });
 
   it('takes no question about the business, nor a request for the caller, for one', () => {
@@ -30,5 +33,6 @@ describe('BriefIntent', () => {
     // "Leave" and "give" have other senses: a misheard "car" is no request for the brief.
     expect(asks('is there somewhere to leave my cough')).toBe(false);
     expect(asks('can you give me something for a sore throat')).toBe(false);
+    expect(asks('can you tell me if my knee brace is ready')).toBe(false);
   });
 });

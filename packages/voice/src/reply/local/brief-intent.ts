@@ -25,6 +25,8 @@ export class BriefIntent {
   private readonly tellVerbs: ReadonlySet<string>;
   private readonly recipients: ReadonlySet<string>;
   private readonly symptoms: ReadonlySet<string>;
+  /** Body parts (WordNet's, from the lexicon): "tell the nurse about my wrist". */
+  private readonly bodyParts: ReadonlySet<string>;
 
   constructor(lexicon: Lexicon = Lexicon.default()) {
     this.lexicon = lexicon;
@@ -33,6 +35,7 @@ export class BriefIntent {
     this.tellVerbs = lemmas(TELL_VERBS);
     this.recipients = lemmas(BRIEF_RECIPIENTS);
     this.symptoms = lemmas(SYMPTOM_WORDS);
+    this.bodyParts = new Set(lexicon.wordsOf('bodyPart').filter((w) => !w.includes(' ')));
   }
 
   private lemmas(normalized: string): string[] {
@@ -66,14 +69,14 @@ export class BriefIntent {
    * Whether the words ask for how the caller feels to be passed on, even where who it is
    * for was not heard (a name or a title a recogniser often mishears): a verb of telling
    * (`TELL_VERBS`; not "leave", as in "leave my car" heard "leave my cough") that is not
-   * for the caller ("tell me", "send us") followed by one of the caller's symptoms ("please
-   * tell … about my back pain"), "let … know" before one ("could you let … know I have
-   * been feeling unwell"), or someone to "know about my" symptom ("I need … to know about
-   * my rash").
+   * for the caller ("tell me", "send us") followed by one of the caller's symptoms or body
+   * parts ("please tell … about my back pain", "… about my wrist"), "let … know" before one
+   * ("could you let … know I have been feeling unwell"), or someone to "know about my"
+   * symptom or body part ("I need … to know about my rash").
    */
   private passesOnSymptoms(ls: readonly string[]): boolean {
     const symptomAt = (from: number, reach: number) =>
-      ls.slice(from, from + reach + 1).some((l) => this.symptoms.has(l));
+      ls.slice(from, from + reach + 1).some((l) => this.symptoms.has(l) || this.bodyParts.has(l));
     for (const [i, l] of ls.entries()) {
       const next = ls[i + 1];
       if (next === 'me' || next === 'us') continue;

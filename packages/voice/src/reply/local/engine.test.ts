@@ -81,6 +81,24 @@ describe('LocalReplyEngine (demo clinic)', () => {
     expect(await newCall().reply('do you sell shoes')).toMatch(/^I am sorry, I do not know/);
   });
 
+  it('takes no request for a brief when the assistant has no brief questions', async () => {
+    const noBrief = {
+      ...assistant,
+      model: {
+        provider: 'local' as const,
+        model: 'knowledge-base',
+        knowledge: demo.knowledgeBase,
+        intake: { ...demo.intake, questions: [] },
+      },
+    };
+    const call = new Call(new LocalReplyEngine({ assistant: noBrief }));
+    const reply = await call.reply('please tell the doctor about my sore knee');
+    expect(reply).not.toMatch(/brief/i);
+    expect(await call.reply('what can you do')).toBe(
+      'I can answer questions about hours, address, parking, insurance and more.',
+    );
+  });
+
   it('asks back about the closest topic when unsure, and answers on yes', async () => {
     const call = newCall();
     expect(await call.reply('is the doctor nice')).toBe(

@@ -169,7 +169,11 @@ export class LocalReplyEngine implements ReplyEngine {
       knowledge: this.knowledge,
       emergency: this.emergency,
       briefIntent: this.briefIntent,
-      intake: model?.intake ? new IntakeFlow(model.intake) : undefined,
+      // An intake without questions is no brief: asking for one is not understood as such.
+      intake:
+        model?.intake && model.intake.questions.length > 0
+          ? new IntakeFlow(model.intake)
+          : undefined,
       greeting: this.greetingText,
       endCallMessage: this.assistant.endCallMessage,
       endCallPhrases: this.assistant.endCallPhrases,
