@@ -156,8 +156,11 @@ export const FUSED_LEAD = 0.2;
  * questions answered right, none more wrong.
  */
 export const FUSED_MIN_MEANING = 0.4;
-/** How close in meaning both of two entries in a close race must be to be offered (see `twoInTheRunning`). */
-export const RACE_MIN_MEANING = 0.4;
+/**
+ * How close in meaning both of two entries in a close race must be for the caller to be
+ * asked which (see `twoInTheRunning`): as close as {@link FUSED_MIN_MEANING} asks of one.
+ */
+export const RACE_MIN_MEANING = FUSED_MIN_MEANING;
 
 export interface KnowledgeMatch {
   entry: KnowledgeEntry;
@@ -653,8 +656,9 @@ export class KnowledgeBase {
 
   /**
    * The two entries the caller's words and the sentence's meaning both put first, when
-   * neither is sure of either: each entry is found through a word of its questions, every
-   * word the caller said is one the knowledge base knows and no other thing is named, and
+   * neither is sure of either: each entry is found through a word of its questions (the
+   * caller's, or one related to it), every word the caller said is one the knowledge base
+   * knows and no other thing is named, and
    * both are close in meaning ({@link RACE_MIN_MEANING}). A caller asking whether a child
    * pays, at a practice with an entry on children and one on payments, fits both about as
    * well: the caller is asked which, rather than told neither. The entry meaning puts first
