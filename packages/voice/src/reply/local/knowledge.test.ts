@@ -252,6 +252,31 @@ describe('KnowledgeBase on the demo clinic', () => {
     expect(optician.urgent('chemicals in my eyes')?.entry.id).toBe('urgent');
   });
 
+  it('raises no alarm when an ordinary entry shares the word and is only a little behind', () => {
+    const dentist = new KnowledgeBase([
+      {
+        id: 'toothache',
+        questions: ['I have a toothache.', 'My tooth hurts.'],
+        answer: 'We keep same-day slots every morning for that.',
+      },
+      { id: 'hours', questions: ['When are you open?'], answer: 'Nine to five.' },
+      {
+        id: 'urgent',
+        questions: ['My face is swelling.', 'I knocked out a tooth.'],
+        answer: 'For a knocked-out tooth, keep it in milk and come straight in.',
+        urgent: true,
+      },
+    ]);
+    // The urgent entry's answer says "tooth" too, so it scores the word a little higher
+    // than the toothache entry does: still the same word, and no emergency.
+    const [first, second] = dentist.rank('about my tooth');
+    expect(first?.entry.id).toBe('urgent');
+    expect(second?.entry.id).toBe('toothache');
+    expect(first?.confidence).toBeGreaterThanOrEqual(DEFAULT_THRESHOLDS.urgent);
+    expect(dentist.urgent('about my tooth')).toBeUndefined();
+    expect(dentist.urgent('i knocked out my tooth')?.entry.id).toBe('urgent');
+  });
+
   it('maps near-miss and split words onto known terms', () => {
     expect([...kb.analyse('where is the pharmecy').terms.keys()]).toContain('pharmacy');
     expect(kb.analyse('where is the pharmecy').terms.get('pharmacy')).toBeLessThan(1);

@@ -504,11 +504,17 @@ export class KnowledgeBase {
     const ranked = this.rank(text);
     const best = ranked.find((m) => m.entry.urgent === true);
     if (!best || !best.firm || best.confidence < this.thresholds.urgent) return undefined;
-    // An ordinary entry that fits the words at least as well is what they are about ("i
-    // would like to get my eyes tested" at an optician whose urgent entry is about
-    // chemicals in the eye), unless the caller said a word only the urgent entry uses.
+    // An ordinary entry that fits the words about as well (in a close race, or better) is
+    // what they are about ("i would like to get my eyes tested" at an optician whose urgent
+    // entry is about chemicals in the eye; "… about my tooth" at a dental practice whose
+    // urgent entry and toothache entry both say "tooth"), unless the caller said a word
+    // only the urgent entry uses.
     const ordinary = ranked.find((m) => m.entry.urgent !== true);
-    if (ordinary !== undefined && ordinary.score >= best.score && best.distinctWords === 0) {
+    if (
+      ordinary !== undefined &&
+      ordinary.score * CLOSE_RACE >= best.score &&
+      best.distinctWords === 0
+    ) {
       return undefined;
     }
     return best;
