@@ -90,13 +90,21 @@ export class MoonshineModel {
       graphOptimizationLevel: 'all',
       logSeverityLevel: 3,
     };
-    const [encoder, decoder] = await Promise.all(
+    // Both loads are waited for, even when one fails at once: a load still under way in
+    // native code when its thread stops aborts the process (see `MoonshineThread`).
+    const loads = await Promise.allSettled(
       MOONSHINE_MODEL_FILES.map((file) =>
         ort.InferenceSession.create(path.join(modelDir, file), options),
       ),
     );
-    if (encoder === undefined || decoder === undefined)
-      throw new Error('The Moonshine model did not load.');
+    const [encoder, decoder] = loads.map((l) => (l.status === 'fulfilled' ? l.value : undefined));
+    if (encoder === undefined || decoder === undefined) {
+      await Promise.all([encoder?.release(), decoder?.release()]);
+      const failed = loads.find((l) => l.status === 'rejected');
+      throw failed?.reason instanceof Error
+        ? failed.reason
+        : new Error('The Moonshine model did not load.');
+    }
     return new MoonshineModel(encoder, decoder);
   }
 

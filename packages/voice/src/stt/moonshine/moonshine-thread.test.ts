@@ -1,10 +1,12 @@
 /**
  * Moonshine on its worker thread: the compiled worker (`npm run build` makes it; the test
- * says so when it is missing), the real model, eSpeak speech of our own sentences.
+ * says so when it is missing), the real model, eSpeak speech of our own sentences; and the
+ * thread's handling of a worker that dies, with a stand-in worker that really dies.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spokenFramesAll, speechToolsAvailable, TEST_VOICES } from '../testing/speech.js';
 import { MoonshineModel } from './moonshine-model.js';
@@ -49,14 +51,13 @@ describe.skipIf(!built || !speechToolsAvailable())('Moonshine on its own thread'
     expect(speech).toEqual(copy);
   }, 60_000);
 
-  it('fails the readings of a thread that died with the reason, and starts a new one for the next', async () => {
-    const reading = thread.transcribe(speech);
-    // The worker is private: reach it to kill it, as a crash in the runtime would.
-    const worker = await (thread as unknown as { running(): Promise<Worker> }).running();
-    await worker.terminate();
-    await expect(reading).rejects.toThrow(/Moonshine thread stopped/);
-    const next = await thread.transcribe(speech);
-    expect(next.text).toMatch(/appointment/i);
+  it('lets the readings under way finish when it is closed, then refuses the next', async () => {
+    // Stopping the thread mid-reading would abort the whole process (see CLOSE_GRACE_MS).
+    const closing = await MoonshineThread.start({ workerFile: WORKER });
+    const reading = closing.transcribe(speech);
+    await closing.dispose();
+    expect((await reading).text).toMatch(/appointment/i);
+    await expect(closing.transcribe(speech)).rejects.toThrow(/closed/);
   }, 60_000);
 
   it('says why when the model cannot load, and refuses readings once closed', async () => {
@@ -67,4 +68,41 @@ describe.skipIf(!built || !speechToolsAvailable())('Moonshine on its own thread'
     await closing.dispose();
     await expect(closing.transcribe(speech)).rejects.toThrow(/closed/);
   }, 60_000);
+});
+
+/**
+ * A worker in place of the model's that answers at once, and dies as a crash would end
+ * it (its thread exits with code 7) on a reading of a single sample.
+ */
+const STAND_IN = `
+import { parentPort } from 'node:worker_threads';
+parentPort.on('message', (request) => {
+  if ('close' in request) return parentPort.close();
+  if (request.samples.length === 1) process.exit(7);
+  parentPort.postMessage({
+    id: request.id,
+    ok: true,
+    transcript: { text: 'stand-in', tokens: 1, truncated: false },
+  });
+});
+parentPort.postMessage({ id: 0, ok: true });
+`;
+
+describe('a Moonshine thread whose worker dies', () => {
+  it('fails the readings the worker had with the reason, and starts a new one for the next', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'moonshine-stand-in-'));
+    const workerFile = join(dir, 'worker.mjs');
+    writeFileSync(workerFile, STAND_IN);
+    const thread = await MoonshineThread.start({ workerFile });
+    try {
+      const answered = thread.transcribe(new Float32Array(160));
+      const dying = thread.transcribe(new Float32Array(1));
+      expect((await answered).text).toBe('stand-in');
+      await expect(dying).rejects.toThrow(/Moonshine thread stopped \(exit code 7\)/);
+      expect((await thread.transcribe(new Float32Array(160))).text).toBe('stand-in');
+    } finally {
+      await thread.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

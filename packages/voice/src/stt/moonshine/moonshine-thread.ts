@@ -26,6 +26,19 @@ export interface ThreadRequest {
   alternatives?: number;
 }
 
+/** Asks the worker to finish the readings it has, free the model and stop. */
+export interface ThreadClose {
+  close: true;
+}
+
+/**
+ * How long a closing worker may take to finish its readings before it is stopped outright.
+ * Stopping it mid-reading is a last resort: onnxruntime-node's reading still in flight then
+ * answers into a torn-down thread and aborts the whole process ("terminate called after
+ * throwing an instance of 'Napi::Error'", seen in about one test run in five).
+ */
+const CLOSE_GRACE_MS = 10_000;
+
 export type ThreadReply =
   | { id: number; ok: true; transcript?: MoonshineTranscript }
   | { id: number; ok: false; message: string };
@@ -82,13 +95,25 @@ export class MoonshineThread implements MoonshineReader {
     });
   }
 
+  /**
+   * Lets the worker finish the readings it has (they are answered as usual), free the model
+   * and stop; readings asked after this are refused.
+   */
   async dispose(): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
     const ready = this.current;
     this.current = null;
     const worker = await ready?.catch(() => null);
-    await worker?.terminate();
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    // The process waits for the worker to finish, however idle it was.
+    worker.ref();
+    const close: ThreadClose = { close: true };
+    worker.postMessage(close);
+    const overdue = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
+    await exited;
+    clearTimeout(overdue);
   }
 
   /** The running worker, started (again) if none runs. */
@@ -118,7 +143,8 @@ export class MoonshineThread implements MoonshineReader {
             resolve(worker);
           } else {
             stopped(`Moonshine could not load on its thread: ${reply.message}`);
-            void worker.terminate();
+            // It ends by itself (stopping it could abort the process): it holds no one up.
+            worker.unref();
           }
           return;
         }

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { MoonshineModel } from './moonshine-model.js';
-import type { ThreadReply, ThreadRequest } from './moonshine-thread.js';
+import type { ThreadClose, ThreadReply, ThreadRequest } from './moonshine-thread.js';
 
 const port = parentPort;
 if (port === null) throw new Error('moonshine-worker: not started as a worker thread');
@@ -15,13 +15,37 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 try {
   const { modelDir } = workerData as { modelDir?: string };
   const model = await MoonshineModel.load(modelDir);
-  port.on('message', (request: ThreadRequest) => {
-    model.transcribe(request.samples, { alternatives: request.alternatives }).then(
-      (transcript) => send({ id: request.id, ok: true, transcript }),
-      (error: unknown) => send({ id: request.id, ok: false, message: describe(error) }),
-    );
+  /** Readings under way: the thread stops only once they are done (see `ThreadClose`). */
+  let reading = 0;
+  let closing = false;
+  const stopWhenDone = async () => {
+    if (!closing || reading > 0) return;
+    await model.dispose().catch(() => undefined);
+    // Nothing else keeps this thread alive: it ends.
+    port.close();
+  };
+  port.on('message', (request: ThreadRequest | ThreadClose) => {
+    if ('close' in request) {
+      closing = true;
+      void stopWhenDone();
+      return;
+    }
+    reading += 1;
+    model
+      .transcribe(request.samples, { alternatives: request.alternatives })
+      .then(
+        (transcript) => send({ id: request.id, ok: true, transcript }),
+        (error: unknown) => send({ id: request.id, ok: false, message: describe(error) }),
+      )
+      .finally(() => {
+        reading -= 1;
+        void stopWhenDone();
+      });
   });
   send({ id: 0, ok: true });
 } catch (error) {
   send({ id: 0, ok: false, message: describe(error) });
+  // The thread ends by itself: stopped from outside, a load still under way could abort
+  // the process.
+  port.close();
 }
