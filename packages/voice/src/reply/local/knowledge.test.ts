@@ -323,6 +323,40 @@ describe('KnowledgeBase on the demo clinic', () => {
   });
 });
 
+describe('KnowledgeBase on other ways to ask where and when', () => {
+  it('reads "whereabouts", "how do I get to" and "what town … in" as asking where', () => {
+    for (const text of ['whereabouts are you', 'how do i get to you', 'what town are you in']) {
+      const { terms, unknownWords } = kb.analyse(text);
+      expect([...terms.keys()], text).toEqual(['wher']);
+      expect(unknownWords, text).toEqual([]);
+    }
+    // An entry's own idiom still answers it: "How do I find you?" is the address's question.
+    const own = kb.retrieve('how do i find you');
+    expect(own.kind === 'answer' && own.match.entry.id).toBe('address');
+  });
+
+  it('reads "how late" and "what time" as asking when, keeping the words that say which', () => {
+    const found = kb.retrieve('how late are you open on saturday');
+    expect(found.kind === 'answer' && found.match.entry.id).toBe('hours');
+    expect([...kb.analyse('what time do you open').terms.keys()]).toContain('when');
+  });
+
+  it('costs nothing for a question word the entries never use, unless it is the caller’s', () => {
+    const custom = new KnowledgeBase([
+      { id: 'hours', questions: ['What are your opening hours?'], answer: 'Eight to six.' },
+      { id: 'fees', questions: ['How much is a session?'], answer: 'Fifty dollars.' },
+    ]);
+    const plain = custom.rank('do you close on fridays')[0];
+    expect(plain?.entry.id).toBe('hours');
+    const asked = custom.rank('when do you close on fridays')[0];
+    expect(asked?.confidence).toBeCloseTo(plain?.confidence ?? 0, 6);
+    // Said, "when" is still a word the knowledge base does not know (for the rules that
+    // want every word known); read into "what time", it was never said.
+    expect(custom.analyse('when do you close').unknownWords).toEqual(['when']);
+    expect(custom.analyse('what time do you close').unknownWords).toEqual([]);
+  });
+});
+
 describe('KnowledgeBase on phrasal verbs', () => {
   it('takes "call off" for "cancel", not for a call about the booking', () => {
     for (const text of [

@@ -2,6 +2,7 @@ import type { KnowledgeEntry } from '@talkbooth/protocol';
 import { Lexicon } from '../../language/lexicon.js';
 import { numberToWords } from '../../stt/language-model/normalize.js';
 import { Bm25Index, type Bm25Options } from './bm25.js';
+import { askedPlainly } from './question-forms.js';
 import { MeaningIndex } from './semantic/meaning-index.js';
 import type { SentenceEncoder } from './semantic/sentence-encoder.js';
 import {
@@ -348,7 +349,11 @@ export class KnowledgeBase {
    * ({@link soundsLike}), as {@link SOUND_WEIGHT}.
    */
   analyse(text: string): AnalysedQuery {
-    const ws = this.joinPhrases(joinCompounds(words(text), (t) => this.index.has(t)));
+    const said = words(text);
+    // Idioms read as the question word they stand for ("how late" → "when late"), which
+    // the caller did not say themselves.
+    const asked = words(askedPlainly(said.join(' ')));
+    const ws = this.joinPhrases(joinCompounds(asked, (t) => this.index.has(t)));
     const terms = new Map<string, number>();
     const perWord: Map<string, number>[] = [];
     const firmWords: Set<string>[] = [];
@@ -360,6 +365,15 @@ export class KnowledgeBase {
     for (const w of ws) {
       if (STOP_WORDS.has(w)) continue;
       const term = stem(w);
+      // A question word ("when") the entries never use costs no confidence: it is no topic
+      // nobody wrote about ("when do you close", where the entry asks "what are your opening
+      // hours"), nor a thing or quality that might be what is asked. Said by the caller, it
+      // is still a word the knowledge base does not know, for the rule that wants every word
+      // known (`fusedEntry`).
+      if (WEAK_TERMS.has(term) && !this.index.has(term)) {
+        if (said.includes(w)) unknownWords.push(w);
+        continue;
+      }
       const mine = new Map<string, number>();
       const mineFirm = new Set<string>();
       if (this.index.has(term)) {
@@ -441,7 +455,9 @@ export class KnowledgeBase {
       reference += best;
     }
     const firm = [...firmTerms].filter((term) => !WEAK_TERMS.has(term));
-    const unknownContent = unknownWords.filter((w) => !this.lexicon.isLight(w));
+    const unknownContent = unknownWords.filter(
+      (w) => !this.lexicon.isLight(w) && !WEAK_TERMS.has(stem(w)),
+    );
     const unknownContentWords = unknownContent.length;
     const unknownThings = unknownContent.filter((w) => this.isThing(w)).length;
     const hits = this.index.search(terms, filter && ((i) => filter(this.entryAt(i))));
