@@ -24,6 +24,10 @@ export const EMERGENCY_PHRASES: readonly string[] = [
   'hard to breathe',
   'short of breath',
   'choking',
+  'turning blue',
+  // Water: "drowning" and "drowned" by their lemma.
+  'drown',
+  'pulled out of the water',
   // Bleeding and injury.
   'bleeding',
   'losing blood',
@@ -40,6 +44,8 @@ export const EMERGENCY_PHRASES: readonly string[] = [
   'hit my head',
   'severe burn',
   'burned badly',
+  'electric shock',
+  'electrocuted',
   // Road accidents ("run over" alone is also a meeting that ran over).
   'hit by a car',
   'been run over',
@@ -54,6 +60,7 @@ export const EMERGENCY_PHRASES: readonly string[] = [
   'passed out',
   'fainted',
   'will not wake up',
+  'can not wake',
   'seizure',
   'convulsion',
   // As written: the lemma of "fitting" is "fit".

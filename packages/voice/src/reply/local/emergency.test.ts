@@ -17,6 +17,15 @@ describe('EmergencyDetector', () => {
     expect(detect('They told me they would end their life')).toBe('end my life');
   });
 
+  it('hears the first-aid signs of water, electricity and a body that will not wake', () => {
+    expect(detect('someone is drowning in the lake')).toBe('drown');
+    expect(detect('my son nearly drowned, they pulled him out of the water')).toBe('drown');
+    expect(detect('my husband got an electric shock from the cooker')).toBe('electric shock');
+    expect(detect('the baby is turning blue')).toBe('turn blue');
+    expect(detect('they pulled her out of the water')).toBe('pull out of the water');
+    expect(detect('I can not wake my grandad')).toBe('can not wake');
+  });
+
   it('needs the whole phrase, in order', () => {
     expect(detect('Can I hit the gym after my head scan?')).toBeUndefined();
     expect(detect('Is the head nurse in today?')).toBeUndefined();
