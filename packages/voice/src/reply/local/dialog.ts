@@ -321,8 +321,8 @@ export class Dialog {
     // outright ("what does the annual booster cost", where the N-best list heard "…
     // collapsed" for "cost"): it is answered below. Holding the alarm back whenever the
     // second recogniser's readings merely sounded more like an ordinary reading was tried:
-    // it missed "my father collapsed" that the N-best list had and Moonshine heard as
-    // "my father can have it". (During the brief, or with a question of ours pending, the
+    // it missed a collapse that the N-best list had and Moonshine heard as an ordinary
+    // sentence. (During the brief, or with a question of ours pending, the
     // second reading is not answered, so it holds nothing back.)
     const awaiting = this.intake?.active === true || this.pending !== undefined;
     const other = all[independentFrom];
@@ -372,8 +372,8 @@ export class Dialog {
     }
     // Both recognisers heard a question answered outright, about different entries: the
     // second's is taken. It read this utterance because the first doubted it, and it hears
-    // callers' own wording far better ("what are your fees", which the first heard as
-    // "what are your keys" and took for the address). On recorded readings of our own
+    // callers' own wording far better (a question about the fees that the first heard with
+    // "keys" for "fees" and took for the address). On recorded readings of our own
     // lines in five voices the second was right in all 5 such turns, and in 4 of the
     // benchmark's 5.
     if (

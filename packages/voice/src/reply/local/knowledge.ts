@@ -151,7 +151,7 @@ export const FUSED_LEAD = 0.2;
 /**
  * Together means both: the entry's closeness in meaning must itself reach this. Misheard
  * off-topic lines made of the entries' words alone scored their 1 with weak words and
- * weak meaning ("what is too close to", heard for "what is two plus two", took the opening
+ * weak meaning (a sum asked aloud, its numbers heard as "too close to", took the opening
  * hours at 0.37 in words and 0.36 in meaning, the fourth entry by meaning). On recorded
  * readings of our own lines in five voices: 3 fewer off-topic lines told a fact, 3 fewer
  * questions answered right, none more wrong.

@@ -1,9 +1,10 @@
 /**
  * The understanding benchmark's spoken lines measure how the product generalises: none of
  * them may be a sentence the language models were trained on, for the demo clinic or for
- * the dental practice (a business created through the API).
+ * the dental practice (a business created through the API), nor be written in the product's
+ * code (where a rule or an example built on it would teach the product the test).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { AssistantDto, Intake, KnowledgeEntry } from '@talkbooth/protocol';
 import { describe, expect, it } from 'vitest';
 import { vocabularyFor } from '../../assistant/vocabulary.js';
@@ -67,5 +68,29 @@ describe('the benchmark’s spoken lines stay out of the language models', () =>
     const questions = (vocabulary.assistantQuestions ?? []).map((q) => expandQuestion(q));
     expect(questions.filter((q) => q !== null).length).toBeGreaterThanOrEqual(2);
     for (const q of questions) expect(testLines.filter((line) => q?.has(line))).toEqual([]);
+  });
+});
+
+/** The product's source files (tests aside), under the repository's packages and apps. */
+function productSources(): URL[] {
+  const root = new URL('../../../../../', import.meta.url);
+  return ['packages', 'apps'].flatMap((top) =>
+    readdirSync(new URL(`${top}/`, root), { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\/src\/.*\.(ts|tsx)$/.test(file) && !/\.test\.tsx?$/.test(file))
+      .map((file) => new URL(`${top}/${file}`, root)),
+  );
+}
+
+describe('the benchmark’s spoken lines stay out of the product’s code', () => {
+  it('no test line is written in a source file, not even in a comment', () => {
+    const sources = productSources();
+    expect(sources.length).toBeGreaterThan(100);
+    const found = sources.flatMap((file) => {
+      const text = ` ${normalizeText(readFileSync(file, 'utf8'))} `;
+      return testLines
+        .filter((line) => line.split(' ').length >= 3 && text.includes(` ${line} `))
+        .map((line) => `${file.pathname.split('/src/')[1] ?? file.pathname}: ${line}`);
+    });
+    expect(found).toEqual([]);
   });
 });
