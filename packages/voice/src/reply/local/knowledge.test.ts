@@ -189,6 +189,27 @@ describe('KnowledgeBase on the demo clinic', () => {
     expect(hall.retrieve('when is the building open').kind).toBe('answer');
   });
 
+  it('asks, not tells, when the thing named is only loosely related to a word of an answer', () => {
+    // The demo clinic's address answer says "Riverside": a bank is related to a riverside,
+    // but a caller asking when the bank opens asks about a bank.
+    expect(kb.analyse('what time does the bank open').namedThings).toEqual(['bank']);
+    const bank = kb.retrieve('what time does the bank open');
+    expect(bank.kind === 'clarify' && bank.match.entry.id).toBe('hours');
+    expect(kb.retrieve('what time do you open').kind).toBe('answer');
+    const classes = new KnowledgeBase([
+      {
+        id: 'classes',
+        questions: ['How do I book a class?'],
+        answer: 'Book a place in the app, and check ups are free for children.',
+      },
+      { id: 'hours', questions: ['When are you open?'], answer: 'Nine to five.' },
+    ]);
+    // Another word for the answer's own ("a spot" for "a place"), or the answer's word
+    // written together ("a checkup" for "check ups"), is the same thing.
+    expect(classes.analyse('how do i get a spot in a class').namedThings).toEqual([]);
+    expect(classes.analyse('is a checkup free').namedThings).toEqual([]);
+  });
+
   it('answers an urgent entry whatever else the caller names', () => {
     const vet = new KnowledgeBase([
       {
