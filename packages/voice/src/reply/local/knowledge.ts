@@ -251,10 +251,11 @@ export interface AnalysedQuery {
   /**
    * Things or places the caller names that the knowledge base has no word for, in meaning
    * or spelling, or that is only a kind of one of its words ("a hotel", where the entries
-   * say "building"; "the library", where they say "changing room"): a word the lexicon
-   * knows as a thing ({@link Lexicon.isThing}), after an article ("the library", "a taxi to
-   * the station", "the swimming pool"), that is not just saying which of the entries' own
-   * things is meant ("a car park").
+   * say "building"; "the library", where they say "changing room"), or only loosely
+   * related to a word of their answers ("the bank", where an address says "riverside"): a
+   * word the lexicon knows as a thing ({@link Lexicon.isThing}), after an article ("the
+   * library", "a taxi to the station", "the swimming pool"), that is not just saying which
+   * of the entries' own things is meant ("a car park").
    */
   namedThings: string[];
 }
