@@ -27,6 +27,7 @@ import { answerForms, likeAnswers } from './answer-words.js';
 import type { IntakeFlow } from './intake.js';
 import { isGoodbye, isNothingElse, isQuestion, isStopBrief, smallTalk, yesNo } from './intents.js';
 import { type KnowledgeBase, type Retrieval, shortTopicOf, topicOf } from './knowledge.js';
+import { pickOfTwo } from './choice.js';
 import { closestInSound } from './sound.js';
 import { normalize, STOP_WORDS, stripFillers } from './text.js';
 
@@ -79,10 +80,8 @@ export interface RespondOptions {
 
 /** N-best hypotheses that must carry an emergency phrase before it counts (see `chooseReading`). */
 const MIN_HYPOTHESES_FOR_ALARM = 2;
-/** Words that pick the first, the second, or both of two offered topics. */
+/** Words that take the one topic offered in "Do you mean …?" ("yes that one", "the first"). */
 const FIRST_CHOICE = new Set(['first', 'former', 'one']);
-const SECOND_CHOICE = new Set(['second', 'latter', 'other', 'last', 'two']);
-const BOTH = new Set(['both']);
 
 /** Whether a retrieval answers or asks about the entry (alone or beside another). */
 function offers(found: Retrieval, entry: KnowledgeEntry): boolean {
@@ -343,6 +342,8 @@ export class Dialog {
     if (alarms.length >= MIN_HYPOTHESES_FOR_ALARM && !clear && !otherClear && !secondAsks) {
       return { index: (alarms[0] as { i: number }).i };
     }
+    const picking = this.pickingReading(all, independentFrom);
+    if (picking !== undefined) return { index: picking };
     if (awaiting) return { index: this.briefAnswerReading(all, independentFrom) };
     const understood =
       smallTalk(first) !== undefined ||
@@ -469,6 +470,27 @@ export class Dialog {
     return likeAnswers(other, forms) > likeAnswers(first, forms) ? independentFrom : 0;
   }
 
+  /**
+   * With "Do you mean, A, or B?" pending, the reading that says which of the two, when the
+   * best reading does not: the second recogniser's first, then the first's N-best list.
+   * Each word-for-word ("the first one"), not a word merely sounding like one: Moonshine
+   * heard "the first one" where pocketsphinx's best reading was "there is one".
+   */
+  private pickingReading(all: readonly string[], independentFrom: number): number | undefined {
+    if (this.pending?.length !== 2 || this.intake?.active === true) return undefined;
+    const picks = (n: string, bySound: boolean) => {
+      const pick = pickOfTwo(n, this.lexicon, { bySound });
+      return pick !== undefined && pick !== 'unsure';
+    };
+    if (picks(all[0] ?? '', true)) return 0;
+    const indices = [...all.keys()];
+    const order = [
+      ...indices.filter((i) => i >= independentFrom),
+      ...indices.filter((i) => i > 0 && i < independentFrom),
+    ];
+    return order.find((i) => picks(all[i] ?? '', false));
+  }
+
   /** Whether the words ask for the brief (its trigger phrases, or in other words). */
   private asksForBrief(n: string): boolean {
     const intake = this.intake;
@@ -516,19 +538,20 @@ export class Dialog {
     const answer = yesNo(n);
     const ws = n.split(' ');
     if (second !== undefined) {
-      if (ws.some((w) => BOTH.has(w))) {
+      const pick = pickOfTwo(n, this.lexicon);
+      if (pick === 'both') {
         this.answer(second);
         return say(`${this.answer(first).text} ${second.answer}`);
       }
-      if (ws.some((w) => SECOND_CHOICE.has(w))) return this.answer(second);
-      if (ws.some((w) => FIRST_CHOICE.has(w))) return this.answer(first);
+      if (pick === 'second') return this.answer(second);
+      if (pick === 'first') return this.answer(first);
       const [best, next] = this.kb.rank(n, (e) => e === first || e === second);
       if (best && best.firmInQuestions && (next === undefined || best.score > next.score)) {
         return this.answer(best.entry);
       }
-      if (answer === 'yes') {
+      if (answer === 'yes' || pick === 'unsure') {
         this.pending = [first, second];
-        return say(`Which one: ${shortTopicOf(first)}, or ${shortTopicOf(second)}?`);
+        return say(`Sorry, which do you mean: ${shortTopicOf(first)}, or ${shortTopicOf(second)}?`);
       }
     } else {
       if (answer === 'yes' || (answer !== 'no' && ws.some((w) => FIRST_CHOICE.has(w)))) {

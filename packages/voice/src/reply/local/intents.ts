@@ -87,7 +87,7 @@ const YES_WHOLE =
   /^(?:ok|okay|right|alright|all right|please|go ahead|of course|that is right|that is correct|sounds good|sounds right|it is right|it is correct|perfect|great|fine|good)(?: please| thanks| thank you)?$/;
 const NO_FIRST = new Set(['no', 'nope', 'nah', 'incorrect', 'wrong']);
 const NO_WHOLE =
-  /^(?:not really|not quite|that is wrong|that is not right|that is not correct|it is wrong|it is not right|not right|negative)$/;
+  /^(?:not really|not quite|that is wrong|that is not right|that is not correct|it is wrong|it is not right|not right|negative|neither|neither one|neither of them|none of them|none)$/;
 
 /** Yes, no, or neither, from how the utterance starts. */
 export function yesNo(normalized: string): 'yes' | 'no' | undefined {

@@ -59,10 +59,34 @@ describe('a dialogue that copes with doubt', () => {
   it('takes a reply that names one of the two, and asks again on a bare yes', async () => {
     const call = newCall();
     await call.reply('what about my appointment');
-    expect(await call.reply('yes')).toMatch(/^Which one: .+, or .+\?$/);
+    expect(await call.reply('yes')).toMatch(/^Sorry, which do you mean: .+, or .+\?$/);
     expect(await call.reply('i want to cancel it')).toBe(demoAnswer('cancel'));
     await call.reply('what about my appointment');
     expect(await call.reply('no')).toBe('Sorry about that. Could you ask it in other words?');
+  });
+
+  it('takes the reading that says which of the two, and asks again when none does', async () => {
+    const call = newCall();
+    await call.reply('what about my appointment');
+    // Pocketsphinx's best reading, its next, then a second recogniser's.
+    const readings = ['there is one', 'there is swelling', 'the first one'];
+    expect(call.engine.choose?.(readings, call.history, 1, 2)).toBe(2);
+    // Not a reading whose word only sounds like "second".
+    expect(call.engine.choose?.(['the fan can one', 'the think and one'], call.history, 1, 2)).toBe(
+      0,
+    );
+    expect(await call.reply('the fan can one')).toBe(
+      'Sorry, which do you mean: booking, or cancel?',
+    );
+    expect(await call.reply('the sick and one')).toBe(demoAnswer('cancel'));
+  });
+
+  it('takes "neither" for a no to both, and asks for other words', async () => {
+    const call = newCall();
+    await call.reply('what about my appointment');
+    expect(await call.reply('neither of them')).toBe(
+      'Sorry about that. Could you ask it in other words?',
+    );
   });
 
   it('does not take "no, not that one" for a yes', async () => {

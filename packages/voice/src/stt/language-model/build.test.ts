@@ -6,6 +6,7 @@ import type { DomainVocabulary } from '../types.js';
 import { checkNormalisation, parseArpa } from './arpa.js';
 import { buildDomainModel, buildDomainModelOffThread } from './build.js';
 import { loadEspeakGuesser } from './sound-out.js';
+import { CLARIFYING_QUESTION } from '../../language/clarifying.js';
 
 const DICTIONARY = '/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict';
 const SEED = new URL('../../../../../apps/server/src/db/seed/demo-clinic.json', import.meta.url);
@@ -70,16 +71,21 @@ describe.skipIf(!existsSync(DICTIONARY))('buildDomainModel', () => {
       version: 'questions',
     });
     // The demo asks the reason for the visit, how long, which medicines and which allergies.
+    // And the reply engine's "Do you mean, A, or B?", last.
     expect(model.questionModels.map((q) => q.question)).toEqual([
       'what is the main reason for your visit',
       'how long have you had these symptoms',
       'are you taking any medicines at the moment',
       'do you have any allergies',
+      CLARIFYING_QUESTION,
     ]);
     const unigrams = model.questionModels.map(
       (q) => new Set(parseArpa(readFileSync(q.lmPath, 'utf8')).ngrams[0]?.keys()),
     );
-    const [reason, duration, medicines, allergies] = unigrams as Set<string>[];
+    const [reason, duration, medicines, allergies, clarifying] = unigrams as Set<string>[];
+    for (const w of ['first', 'second', 'both', 'neither', 'appointment'])
+      expect(clarifying?.has(w), w).toBe(true);
+    expect(clarifying?.has('third')).toBe(false);
     for (const w of ['fever', 'rash', 'knee', 'shoulder', 'swollen'])
       expect(reason?.has(w), w).toBe(true);
     for (const w of ['weeks', 'since', 'yesterday']) expect(duration?.has(w), w).toBe(true);

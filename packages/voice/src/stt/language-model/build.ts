@@ -30,7 +30,13 @@ import type { DomainVocabulary } from '../types.js';
 import { formatArpa, trainKneserNey } from './arpa.js';
 import { formatDictionary, readDictionary } from './dictionary.js';
 import { Lexicon } from '../../language/lexicon.js';
-import { expandQuestion, expandVocabulary, type TrainingCorpus } from './expand.js';
+import { CLARIFYING_QUESTION } from '../../language/clarifying.js';
+import {
+  expandClarifying,
+  expandQuestion,
+  expandVocabulary,
+  type TrainingCorpus,
+} from './expand.js';
 import { normalizeText } from './normalize.js';
 import {
   ESPEAK_GUESSER_VERSION,
@@ -39,7 +45,7 @@ import {
 } from './sound-out.js';
 
 /** Bump when the expander, the smoothing or the file layout change: old caches then miss. */
-export const LANGUAGE_MODEL_BUILDER_VERSION = 4;
+export const LANGUAGE_MODEL_BUILDER_VERSION = 5;
 
 /** The phones of the en-us acoustic model (CMUdict's set without stress marks). */
 export const EN_US_PHONES: ReadonlySet<string> = new Set(
@@ -215,10 +221,14 @@ function buildModel(options: DomainModelOptions, hash: string, started: number):
   const words = new Set(domainWords);
 
   const questions: { question: string; file: string; wordCount: number; arpa: string }[] = [];
+  const questionCorpora = new Map<string, TrainingCorpus | null>();
   for (const question of new Set(
     (options.vocabulary.assistantQuestions ?? []).map(normalizeText).filter(Boolean),
-  )) {
-    const corpus = expandQuestion(question, { lexicon });
+  ))
+    questionCorpora.set(question, expandQuestion(question, { lexicon }));
+  // The reply engine's own "Do you mean, A, or B?" (see language/clarifying.ts).
+  questionCorpora.set(CLARIFYING_QUESTION, expandClarifying(corpus));
+  for (const [question, corpus] of questionCorpora) {
     if (corpus === null) continue;
     soundOutUnknownWords(corpus, dict, options.guesser, soundedOut);
     const sentences = trainingSentences(corpus, dict, new Set());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answersTo, expandQuestion, expandVocabulary } from './expand.js';
+import { answersTo, expandClarifying, expandQuestion, expandVocabulary } from './expand.js';
 
 describe('expandVocabulary', () => {
   const corpus = expandVocabulary({
@@ -49,6 +49,11 @@ describe('expandVocabulary', () => {
     }
   });
 
+  it('says days of the month as ordinals', () => {
+    expect(corpus.has('the twenty first')).toBe(true);
+    expect(corpus.has('the twenty one')).toBe(false);
+  });
+
   it("adds the caller's answers to the assistant's questions", () => {
     expect(corpus.has('no i do not have any allergies')).toBe(true);
     expect(corpus.has('no i am not taking anything')).toBe(true);
@@ -81,5 +86,23 @@ describe('expandQuestion', () => {
         expect(none, n).toBeGreaterThan(corpus?.get(n) ?? 0);
       }
     }
+  });
+});
+
+describe('expandClarifying', () => {
+  const domain = expandVocabulary({ sentences: ['Can I book an appointment?'], keywords: [] });
+  const corpus = expandClarifying(domain);
+
+  it('expects "the first one" as much as the assistant’s own questions, and no numbers', () => {
+    expect(corpus.get('the first one')).toBe(domain.get('can i book an appointment'));
+    expect(corpus.has('both')).toBe(true);
+    expect(domain.has('the first one')).toBe(false);
+    // A reply to "A, or B?" is not a day of the month, nor a count.
+    expect(domain.has('the third')).toBe(true);
+    expect(corpus.has('the third')).toBe(false);
+    expect(corpus.has('forty two')).toBe(false);
+    // Whatever else the caller may say instead is there as in the domain model.
+    expect(corpus.get('can i book an appointment')).toBe(domain.get('can i book an appointment'));
+    expect(corpus.has('no thank you')).toBe(true);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { Lexicon } from '../../language/lexicon.js';
 import type { DomainVocabulary } from '../types.js';
-import { normalizeText, numberToWords } from './normalize.js';
+import { normalizeText, numberToWords, ordinalToWords } from './normalize.js';
 import { answerKinds, durationPhrases, kindAnswers, noneAnswers } from './answers.js';
 import { emergencySentences, relatedVariants } from './related.js';
 
@@ -85,6 +85,27 @@ export const CONVERSATION_PHRASES: readonly string[] = [
   'i have another question',
   'i would like to speak to a person',
   'can i talk to someone',
+];
+
+/** How callers answer the assistant's "Do you mean, A, or B?" (see `expandClarifying`). */
+export const CHOICE_REPLIES: readonly string[] = [
+  'the first one',
+  'the first',
+  'first one',
+  'the first one please',
+  'the second one',
+  'the second',
+  'second one',
+  'the second one please',
+  'the other one',
+  'the last one',
+  'both',
+  'both of them',
+  'neither',
+  'neither of them',
+  'none of them',
+  'yes that one',
+  'no not that',
 ];
 
 const SENTENCE_PREFIXES = [
@@ -236,11 +257,17 @@ export function expandVocabulary(
 
   for (const p of CONVERSATION_PHRASES) add(corpus, p, W_COMMON);
 
-  for (const d of durationPhrases()) add(corpus, d, W_VARIANT);
-  for (let n = 0; n <= 100; n++) add(corpus, numberToWords(n), W_VARIANT);
-  for (let n = 1; n <= 31; n++) add(corpus, `the ${numberToWords(n)}`, W_VARIANT);
+  for (const p of numberPhrases()) add(corpus, p, W_VARIANT);
 
   return corpus;
+}
+
+/** Durations, numbers to a hundred, and days of the month ("the first", "the twenty second"). */
+function numberPhrases(): string[] {
+  const out = [...durationPhrases()];
+  for (let n = 0; n <= 100; n++) out.push(numberToWords(n));
+  for (let n = 1; n <= 31; n++) out.push(`the ${ordinalToWords(n)}`);
+  return out.map(normalizeText);
 }
 
 /**
@@ -263,5 +290,20 @@ export function expandQuestion(
   for (const a of noneAnswers(kinds)) add(corpus, a, W_SENTENCE - W_VARIANT);
   for (const a of answersTo(question)) add(corpus, a, W_SENTENCE);
   for (const p of CONVERSATION_PHRASES) add(corpus, p, W_COMMON);
+  return corpus;
+}
+
+/**
+ * The training corpus for the caller's reply to a clarifying question ("Do you mean, A, or
+ * B?"): the assistant's whole domain corpus, since a caller may answer by asking again in
+ * other words, with the replies that pick one of the two ({@link CHOICE_REPLIES}) as likely
+ * as the knowledge base's own questions, and no numbers: in the domain model "the first one"
+ * was heard as a day of the month ("the thirty one", "the third one").
+ */
+export function expandClarifying(domain: TrainingCorpus): TrainingCorpus {
+  const corpus: TrainingCorpus = new Map(domain);
+  // Not numbers: a reply to "A, or B?" names neither a day nor a count.
+  for (const p of numberPhrases()) corpus.delete(p);
+  for (const r of CHOICE_REPLIES) add(corpus, r, W_SENTENCE);
   return corpus;
 }

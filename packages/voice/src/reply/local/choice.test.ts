@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { Lexicon } from '../../language/lexicon.js';
+import { pickOfTwo } from './choice.js';
+
+const lexicon = Lexicon.default();
+const pick = (reply: string) => pickOfTwo(reply, lexicon);
+
+describe('which of two offered topics a reply picks', () => {
+  it.each([
+    ['the first one', 'first'],
+    ['the former please', 'first'],
+    ['one', 'first'],
+    ['number one', 'first'],
+    ['the second one please', 'second'],
+    ['no the other one', 'second'],
+    ['the last one', 'second'],
+    ['option two', 'second'],
+    ['both of them', 'both'],
+  ] as const)('"%s" picks %s', (reply, expected) => {
+    expect(pick(reply)).toBe(expected);
+  });
+
+  it('takes a misheard word before "one" for the ordinal it clearly sounds like', () => {
+    // Readings of "the second one" and "the first one" a recogniser made.
+    expect(pick('the sick and one')).toBe('second');
+    expect(pick('the think and one')).toBe('second');
+    expect(pick('the thirst one')).toBe('first');
+  });
+
+  it('is unsure when the words before "one" sound like no ordinal, or like two', () => {
+    expect(pick('the fan can one')).toBe('unsure');
+    // "third" is as near "first" as "other".
+    expect(pick('the third one')).toBe('unsure');
+    expect(pick('that one')).toBe('unsure');
+  });
+
+  it('says nothing when the reply is not about position', () => {
+    expect(pick('i want to cancel it')).toBeUndefined();
+    expect(pick('no')).toBeUndefined();
+    expect(pick('can i ask one more question about parking')).toBeUndefined();
+  });
+});
