@@ -220,7 +220,13 @@ async function talk(server, assistantId, lines, audio, followUps) {
       const result = await caller.turn(audio[i]);
       const said = followUps && followUpOf(followUps.set, line, result.reply);
       const after = said ? await caller.turn(followUps.audio[said]) : null;
-      turns.push({ ...line, ...result, followUp: said ?? null, afterReply: after?.reply ?? null });
+      turns.push({
+        ...line,
+        ...result,
+        followUp: said ?? null,
+        afterHeard: after?.heard ?? null,
+        afterReply: after?.reply ?? null,
+      });
     }
   } finally {
     await caller.hangUp();
@@ -270,7 +276,11 @@ function score(set, speaker, path, turns) {
         heard: t.heard,
         reply: t.reply.slice(0, 90),
         ...(t.followUp
-          ? { followUp: FOLLOW_UPS[t.followUp], after: (t.afterReply ?? '').slice(0, 60) }
+          ? {
+              followUp: FOLLOW_UPS[t.followUp],
+              followUpHeard: t.afterHeard,
+              after: (t.afterReply ?? '').slice(0, 60),
+            }
           : {}),
       })),
   };
@@ -459,7 +469,9 @@ function markdown(rows, briefs, skipped) {
     r.misses.map(
       (m) =>
         `- ${r.set}, ${r.speaker}, ${r.path}: said “${m.said}”, heard “${m.heard}”, answered “${m.reply}…”` +
-        (m.followUp ? `; the caller said “${m.followUp}”: “${m.after}…”` : ''),
+        (m.followUp
+          ? `; the caller said “${m.followUp}” (heard “${m.followUpHeard}”): “${m.after}…”`
+          : ''),
     ),
   );
   parts.push(
