@@ -417,7 +417,13 @@ export class Dialog {
       // about parking spaces).
       const leaning = this.kb.rank(first)[0];
       const agrees = leaning?.entry === found.match.entry && leaning.firm;
-      return { index: i, doubtful: !agrees };
+      // Nor when the first reading names a thing the knowledge base never mentions, which
+      // this one lost ("where is the nearest train station", read by the domain model as
+      // "… nearest pains patient"): its words are the entries', not the caller's.
+      const lost = this.kb
+        .analyse(first)
+        .namedThings.some((thing) => !n.split(' ').includes(thing));
+      return { index: i, doubtful: !agrees || lost };
     }
     return { index: 0 };
   }

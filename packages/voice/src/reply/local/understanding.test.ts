@@ -404,6 +404,18 @@ describe('emergencies in the caller’s own words', () => {
     expect(await call.reply('yes')).toBe(demoAnswer('parking'));
   });
 
+  it('asks, never tells, when a later reading lost the thing the first reading named', async () => {
+    // The general model heard a train station, which the clinic never mentions; the domain
+    // model's reading turned it into the entries' own words.
+    const readings = ['where is the nearest train station', 'where is the nearest pains patient'];
+    const call = newCall();
+    await call.engine.prepareReadings?.(readings, 2, 2);
+    expect(call.engine.choose?.(readings, call.history, 2, 2)).toBe(1);
+    expect(await call.reply(readings[1] as string)).toMatch(
+      /^Sorry, I am not sure I understood\. Do you mean/,
+    );
+  });
+
   it("takes a second recogniser's question over another the first's reading answers", async () => {
     // The first recogniser doubted the turn (the second reads only those) and heard "fees"
     // as "keys", which it took for the address; the second heard the caller's own words.
