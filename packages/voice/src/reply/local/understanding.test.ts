@@ -404,6 +404,19 @@ describe('emergencies in the caller’s own words', () => {
     expect(await call.reply('yes')).toBe(demoAnswer('parking'));
   });
 
+  it('raises no alarm from a later reading when both recognisers heard the same ordinary words', async () => {
+    const first = 'i cannot make it on tuesday';
+    const domain = 'my can not wake it on tuesday';
+    const choose = async (readings: string[]) => {
+      const engine = new LocalReplyEngine({ assistant: demoAssistant });
+      await engine.prepareReadings(readings, 2, 2);
+      return engine.choose(readings, [], 2, 2);
+    };
+    expect(await choose([first, domain, 'i can not make it on tuesday'])).toBe(0);
+    // A second recogniser that heard other words leaves the alarm to the domain reading.
+    expect(await choose([first, domain, 'i cannot bake a ton of tuesday'])).toBe(1);
+  });
+
   it('asks, never tells, when a later reading lost the thing the first reading named', async () => {
     // The general model heard a train station, which the clinic never mentions; the domain
     // model's reading turned it into the entries' own words.
