@@ -7,7 +7,7 @@
  */
 import { Lexicon } from '../../language/lexicon.js';
 import type { DomainVocabulary } from '../types.js';
-import { normalizeText, numberToWords, ordinalToWords } from './normalize.js';
+import { normalizeText, numberToWords } from './normalize.js';
 import { answerKinds, durationPhrases, kindAnswers, noneAnswers } from './answers.js';
 import { emergencySentences, relatedVariants } from './related.js';
 
@@ -262,11 +262,10 @@ export function expandVocabulary(
   return corpus;
 }
 
-/** Durations, numbers to a hundred, and days of the month ("the first", "the twenty second"). */
+/** Durations and numbers to a hundred. */
 function numberPhrases(): string[] {
   const out = [...durationPhrases()];
   for (let n = 0; n <= 100; n++) out.push(numberToWords(n));
-  for (let n = 1; n <= 31; n++) out.push(`the ${ordinalToWords(n)}`);
   return out.map(normalizeText);
 }
 
@@ -297,8 +296,8 @@ export function expandQuestion(
  * The training corpus for the caller's reply to a clarifying question ("Do you mean, A, or
  * B?"): the assistant's whole domain corpus, since a caller may answer by asking again in
  * other words, with the replies that pick one of the two ({@link CHOICE_REPLIES}) as likely
- * as the knowledge base's own questions, and no numbers: in the domain model "the first one"
- * was heard as a day of the month ("the thirty one", "the third one").
+ * as the knowledge base's own questions, and no numbers: with them "the first one" was heard
+ * as "the thirty one".
  */
 export function expandClarifying(domain: TrainingCorpus): TrainingCorpus {
   const corpus: TrainingCorpus = new Map(domain);
