@@ -33,9 +33,10 @@ const MAX_MISHEARD_WORDS = 2;
 const SOUND_MARGIN = 2;
 
 /**
- * The topic the reply picks, "unsure" when it points at one of them without saying which
- * ("that one", "the fan can one"; with `bySound: false`, also "the think and one"), or undefined when it says nothing about position (it
- * may name the topic instead: "the one about cancelling" is for the matcher).
+ * The topic the reply picks; "unsure" when it points at one of them without saying which
+ * ("that one", "the fan can one", and with `bySound: false` also "the think and one");
+ * undefined when it says nothing about position (it may name the topic instead: "the one
+ * about cancelling" is for the matcher).
  */
 export function pickOfTwo(
   normalized: string,

@@ -301,7 +301,7 @@ export function expandQuestion(
  */
 export function expandClarifying(domain: TrainingCorpus): TrainingCorpus {
   const corpus: TrainingCorpus = new Map(domain);
-  // Not numbers: a reply to "A, or B?" names neither a day nor a count.
+  // Not numbers: a reply to "A, or B?" names no count.
   for (const p of numberPhrases()) corpus.delete(p);
   for (const r of CHOICE_REPLIES) add(corpus, r, W_SENTENCE);
   return corpus;
