@@ -59,7 +59,7 @@ const OWN_SETS = {
     ],
   },
   // Every other business of our own lines: its knowledge base, paraphrases, urgent and
-  // off-topic lines.
+  // off-topic lines, and answers to its intake's questions where it has one.
   ...Object.fromEntries(
     Object.entries(own)
       .filter(([name, business]) => name !== 'demo' && business?.knowledgeBase !== undefined)
@@ -72,6 +72,9 @@ const OWN_SETS = {
             ...business.lines,
             ...business.urgent,
             ...business.offTopic.map((text) => ({ text })),
+            ...Object.entries(business.briefAnswers ?? {}).flatMap(([id, texts]) =>
+              texts.map((text) => ({ text, expect: `${ANSWER}${id}` })),
+            ),
           ],
         },
       ]),
