@@ -7,6 +7,7 @@
  */
 import type { Lexicon } from '../../language/lexicon.js';
 import { answerKinds, kindAnswers } from '../../stt/language-model/answers.js';
+import { editDistance } from './text.js';
 
 /** The words and word pairs of a question's answers ("<s>"/"</s>" mark the ends). */
 export interface AnswerForms {
@@ -62,4 +63,21 @@ export function likeAnswers(reading: string, forms: AnswerForms): number {
 
 function bounded(text: string): string[] {
   return [START, ...text.split(' ').filter((w) => w !== ''), END];
+}
+
+/**
+ * How much the other readings of the same utterance agree with this one (0–1): one less
+ * each one's word edit distance to it, over the longer's length, on average. Readings
+ * that two recognisers (or several of one's beams) share are likelier what was said.
+ */
+export function agreement(reading: string, others: readonly string[]): number {
+  if (others.length === 0) return 0;
+  const words = reading.split(' ').filter((w) => w !== '');
+  let sum = 0;
+  for (const other of others) {
+    const theirs = other.split(' ').filter((w) => w !== '');
+    const longer = Math.max(words.length, theirs.length);
+    if (longer > 0) sum += 1 - editDistance(words, theirs) / longer;
+  }
+  return sum / others.length;
 }

@@ -103,8 +103,15 @@ export function contentTerms(ws: readonly string[]): string[] {
   return out;
 }
 
-/** Levenshtein distance, stopping early once it exceeds `max`. */
-export function editDistance(a: string, b: string, max = Infinity): number {
+/**
+ * Levenshtein distance between two strings (in letters) or word lists (in words), stopping
+ * early once it exceeds `max`.
+ */
+export function editDistance(
+  a: string | readonly string[],
+  b: string | readonly string[],
+  max = Infinity,
+): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

@@ -601,6 +601,26 @@ describe('the brief, in the caller’s words', () => {
     expect(choose(['the weather is nice', 'whether it is nice'])).toBe(0);
   });
 
+  it('takes the reading of an answer that is like an answer and that the others share', async () => {
+    const call = newCall();
+    await call.reply('could you let the doctor know about my cough');
+    const choose = (readings: string[], independentFrom: number) =>
+      call.engine.choose?.(readings, call.history, 1, independentFrom);
+    // The question model pulled the first's best toward its own words; the second
+    // recogniser's readings share the caller's, and its best is as like an answer.
+    const heard = [
+      'my cola muscle and my thigh',
+      'i pulled a muscle in my thigh',
+      'i pulled the muscle in my thigh',
+      'i pull the muscle in my thigh',
+    ];
+    expect(choose(heard, 1)).toBe(1);
+    // The first recogniser's N-best hypotheses (here 1 and 2) are no candidates.
+    expect(choose(['my cola muscle and my thigh', 'my cola muscle in my thigh', 'x', 'y'], 3)).toBe(
+      0,
+    );
+  });
+
   it('takes "no, since …" as a correction of a duration just given', async () => {
     const dental: AssistantDto = {
       model: {
