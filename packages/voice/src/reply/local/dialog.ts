@@ -482,14 +482,17 @@ export class Dialog {
    * question model pulls a free answer toward its own words ("i pulled a muscle in my
    * thigh" as "my cola muscle and my thigh", which only looks like an answer), Moonshine
    * hears callers' own words but spells what it hears ("a solid bait"); a reading both
-   * like an answer and shared by the others is likeliest what was said. Otherwise, and
-   * for anything else said while we wait, the first's best.
+   * like an answer and shared by the others is likeliest what was said. With no question
+   * of the brief being asked (its read-back, or a question of ours pending), the first's
+   * best.
    */
   private briefAnswerReading(all: readonly string[], independentFrom: number): number {
     const question = this.intake?.asking;
     if (question === undefined || all[0] === undefined) return 0;
     const forms = answerForms(question.ask, this.lexicon);
-    const candidates = [0, ...all.keys()].filter((i, at) => at === 0 || i >= independentFrom);
+    // The first recogniser's N-best hypotheses are no candidates: they are its own guesses.
+    const candidates = [0];
+    for (let i = independentFrom; i < all.length; i++) candidates.push(i);
     let best = 0;
     let bestScore = -Infinity;
     for (const i of candidates) {
