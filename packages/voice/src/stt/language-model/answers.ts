@@ -86,6 +86,62 @@ export function durationPhrases(): string[] {
   return out.map((s) => s.replace(/\s+/g, ' ').trim());
 }
 
+/** Parts of a day a caller puts after one ("since yesterday morning", "since sunday night"). */
+const DAY_PARTS = ['morning', 'afternoon', 'evening', 'night'];
+/** One of a unit, said with "or two" ("a day or two") or "or so". */
+const SINGLE_UNITS = ['an hour', 'a day', 'a week', 'a month', 'a year'];
+/** Vague lengths a caller says something has come and gone for ("on and off for ages"). */
+const VAGUE_LENGTHS = ['years', 'months', 'weeks', 'ages', 'a while'];
+/** Ranges run from "one or two" to "six or seven": above that callers round ("about ten"). */
+const RANGE_STARTS = 6;
+
+/**
+ * How callers answer "how long" beyond a bare duration (see {@link durationPhrases}): a
+ * range of two neighbouring numbers ("three or four days", "a day or two"), something that
+ * comes and goes ("on and off for a month"), a duration that runs to now ("two weeks now",
+ * "for the past few days"), and a start at a part of a day ("since yesterday morning").
+ */
+export function durationAnswers(): string[] {
+  const out = durationPhrases();
+  const counts = DURATION_NUMBERS.filter((n) => !n.startsWith('a '));
+  for (const unit of DURATION_UNITS) {
+    for (const [i, n] of counts.slice(0, RANGE_STARTS).entries()) {
+      const range = `${n} or ${counts[i + 1] ?? ''} ${unit}`;
+      out.push(range, `for ${range}`, `about ${range}`);
+    }
+    for (const n of DURATION_NUMBERS) {
+      const length = `${n} ${pluralUnit(n, unit)}`;
+      // "for the past few days", not "for the past a few days".
+      const bare = length.replace(/^a /, '');
+      out.push(
+        `${length} now`,
+        `for ${length} now`,
+        `on and off for ${length}`,
+        `for the past ${bare}`,
+        `for the last ${bare}`,
+      );
+    }
+  }
+  for (const unit of SINGLE_UNITS) {
+    out.push(
+      `${unit} or two`,
+      `for ${unit} or two`,
+      `${unit} or so`,
+      `about ${unit} now`,
+      `on and off for ${unit}`,
+      `on and off for about ${unit}`,
+    );
+  }
+  for (const length of VAGUE_LENGTHS) out.push(`on and off for ${length}`, `for ${length} now`);
+  for (const day of ['yesterday', ...WEEKDAYS]) {
+    for (const part of DAY_PARTS) {
+      if (day === 'yesterday' && part === 'night') continue; // "last night" (above)
+      out.push(`since ${day} ${part}`, `just since ${day} ${part}`, `${day} ${part}`);
+    }
+  }
+  return out.map((s) => s.replace(/\s+/g, ' ').trim());
+}
+
 /** The words a question is made of, in dictionary form where the lexicon knows them. */
 function lemmasOf(question: string, lexicon: Lexicon | null): Set<string> {
   const words = normalizeText(question).split(' ').filter(Boolean);
@@ -261,7 +317,7 @@ function symptomAnswers(lexicon: Lexicon): string[] {
 /** Answers of the given kinds, normalised. */
 export function kindAnswers(kinds: ReadonlySet<AnswerKind>, lexicon: Lexicon | null): string[] {
   const out: string[] = [];
-  if (kinds.has('duration')) out.push(...durationPhrases());
+  if (kinds.has('duration')) out.push(...durationAnswers());
   if (kinds.has('scale')) out.push(...scaleAnswers());
   if (lexicon) {
     if (kinds.has('medicine')) out.push(...medicineAnswers(lexicon));

@@ -84,6 +84,31 @@ describe('expandQuestion', () => {
   });
 });
 
+describe('expandQuestion, asking how long', () => {
+  const howLong = expandQuestion('How long has this been going on?');
+  const reason = expandQuestion('What is the reason for your visit?');
+
+  it('expects ranges, something on and off, a duration up to now and a part of a day', () => {
+    for (const s of [
+      'five or six weeks',
+      'an hour or two',
+      'on and off for ten years',
+      'for the past couple of months',
+      'one week now',
+      'since tuesday afternoon',
+    ]) {
+      expect(howLong?.get(s), s).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps them to a question asking how long, and to whole numbers of units', () => {
+    expect(reason?.has('five or six weeks')).toBe(false);
+    // Neighbouring numbers only, and no "a couple of or …".
+    expect(howLong?.has('two or nine days')).toBe(false);
+    expect([...(howLong?.keys() ?? [])].some((s) => /\bof or\b/.test(s))).toBe(false);
+  });
+});
+
 describe('expandClarifying', () => {
   const domain = expandVocabulary({ sentences: ['Can I book an appointment?'], keywords: [] });
   const corpus = expandClarifying(domain);

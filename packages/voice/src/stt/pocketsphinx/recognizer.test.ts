@@ -47,6 +47,13 @@ const INTAKE_ANSWERS = [
   'no i am not taking anything',
   'i am allergic to penicillin',
 ];
+/** How callers say how long, beyond a bare duration: a range, on and off, up to now, a day's part. */
+const SPOKEN_DURATIONS = [
+  'two or three weeks',
+  'on and off for two years',
+  'a week or two',
+  'since monday evening',
+];
 const OFF_TOPIC = [
   'the weather is lovely in spring',
   'my cat likes to sleep on the sofa',
@@ -76,13 +83,15 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
   const vocabulary = demoVocabulary();
   const inDomain = new Set(vocabulary.sentences.map(normalizeText));
   let recognizer: PocketsphinxRecognizer;
-  const items: { text: string; voice: Voice; set: 'dev' | 'intake' | 'off' }[] = [];
+  const items: { text: string; voice: Voice; set: 'dev' | 'intake' | 'duration' | 'off' }[] = [];
   for (const voice of TEST_VOICES) {
     for (const text of DEV_LINES) items.push({ text, voice, set: 'dev' });
     for (const text of OFF_TOPIC) items.push({ text, voice, set: 'off' });
   }
   for (const text of INTAKE_ANSWERS)
     items.push({ text, voice: TEST_VOICES[0] as Voice, set: 'intake' });
+  for (const voice of TEST_VOICES)
+    for (const text of SPOKEN_DURATIONS) items.push({ text, voice, set: 'duration' });
   let audio: Int16Array[][] = [];
 
   beforeAll(async () => {
@@ -188,6 +197,24 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     expect(reason?.result.model).toBe('domain');
     expect(reason?.result.text).toMatch(/bad cough and a sore throat$/);
     expect(allergy?.result.text).toBe('i am allergic to penicillin');
+  });
+
+  it('hears how long in the words callers use, with the question asking how long', () => {
+    const howLong = (vocabulary.assistantQuestions ?? []).find((q) => /^how long/i.test(q));
+    expect(howLong).toBeDefined();
+    const heard = indexes('duration').map((i) => {
+      const stream = recognizer.open({ question: `Thank you. ${howLong ?? ''}` });
+      for (const f of audio[i] as Int16Array[]) stream.push(f);
+      const result = stream.finish();
+      return { said: items[i]?.text ?? '', text: result.text, model: result.model };
+    });
+    const wer = corpusWordErrorRate(heard.map((h) => [h.said, h.text]));
+    console.log(
+      `spoken durations WER ${(wer * 100).toFixed(1)} %: ${heard.map((h) => `${h.model} "${h.text}"`).join(', ')}`,
+    );
+    // Heard by the question's own model, not left to the general one, and word for word.
+    expect(heard.filter((h) => h.model !== 'domain')).toEqual([]);
+    expect(wer).toBeLessThanOrEqual(0.05);
   });
 
   it('does not turn off-topic speech into a confident in-domain sentence', () => {
