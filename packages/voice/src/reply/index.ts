@@ -15,14 +15,10 @@ export {
 export { fillTemplate, greetingOf } from './template.js';
 export { BUILT_IN_MODELS, customLlmModel, localModel, openAiModel } from './model-engines.js';
 export { LocalReplyEngine, type LocalReplyEngineOptions } from './local/engine.js';
-export {
-  DEFAULT_THRESHOLDS,
-  KnowledgeBase,
-  type KnowledgeMatch,
-  type Retrieval,
-  type RetrievalThresholds,
-  topicOf,
-} from './local/knowledge.js';
+export { KnowledgeBase } from './local/knowledge/knowledge-base.js';
+export type { KnowledgeMatch, Retrieval } from './local/knowledge/match.js';
+export { topicOf } from './local/knowledge/topics.js';
+export { DEFAULT_THRESHOLDS, type RetrievalThresholds } from './local/knowledge/tuning.js';
 export { Bm25Index, type Bm25Options } from './local/bm25.js';
 export {
   OPENAI_BASE_URL,

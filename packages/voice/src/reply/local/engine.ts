@@ -7,7 +7,8 @@ import { BriefIntent } from './brief-intent.js';
 import { EmergencyDetector } from './emergency.js';
 import { IntakeFlow } from './intake.js';
 import { isGoodbye, smallTalk, yesNo } from './intents.js';
-import { KnowledgeBase, type RetrievalThresholds } from './knowledge.js';
+import { KnowledgeBase } from './knowledge/knowledge-base.js';
+import type { RetrievalThresholds } from './knowledge/tuning.js';
 import { sentenceEncoder, type SentenceEncoder } from './semantic/sentence-encoder.js';
 import { normalize, STOP_WORDS, stripFillers } from './text.js';
 

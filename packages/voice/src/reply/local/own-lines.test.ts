@@ -10,7 +10,7 @@ import type { AssistantDto, KnowledgeEntry } from '@talkbooth/protocol';
 import { describe, expect, it } from 'vitest';
 import { Call, demo, demoAssistant } from '../testing/conversation.js';
 import { LocalReplyEngine } from './engine.js';
-import { KnowledgeBase } from './knowledge.js';
+import { KnowledgeBase } from './knowledge/knowledge-base.js';
 import { sentenceEncoder } from './semantic/sentence-encoder.js';
 import { normalize, stripFillers } from './text.js';
 

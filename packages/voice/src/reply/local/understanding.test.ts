@@ -10,7 +10,7 @@ import type { ReplyEvent } from '../types.js';
 import { BUILT_IN_EMERGENCY } from './dialog.js';
 import { EmergencyDetector } from './emergency.js';
 import { LocalReplyEngine } from './engine.js';
-import { KnowledgeBase } from './knowledge.js';
+import { KnowledgeBase } from './knowledge/knowledge-base.js';
 
 const kb = new KnowledgeBase(demo.knowledgeBase);
 const newCall = (assistant: AssistantDto = demoAssistant) =>

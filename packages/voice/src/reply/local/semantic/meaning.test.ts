@@ -4,17 +4,17 @@
  */
 import type { KnowledgeEntry } from '@talkbooth/protocol';
 import { describe, expect, it } from 'vitest';
+import { KnowledgeBase } from '../knowledge/knowledge-base.js';
 import {
   FUSED_ANSWER,
   FUSED_LEAD,
   FUSED_MEANING_WEIGHT,
   FUSED_MIN_MEANING,
-  KnowledgeBase,
   MEANING_ANSWER,
   MEANING_LEAD,
   MEANING_TIE_LEAD,
   RACE_MIN_MEANING,
-} from '../knowledge.js';
+} from '../knowledge/tuning.js';
 import { normalize, stripFillers } from '../text.js';
 import { MeaningIndex } from './meaning-index.js';
 import { cosine, sentenceEncoder, type SentenceEncoder } from './sentence-encoder.js';

@@ -1,10 +1,9 @@
 import type { KnowledgeEntry } from '@talkbooth/protocol';
-import { Lexicon } from '../../language/lexicon.js';
-import { numberToWords } from '../../stt/language-model/normalize.js';
-import { Bm25Index, type Bm25Options } from './bm25.js';
-import { askedPlainly } from './question-forms.js';
-import { MeaningIndex } from './semantic/meaning-index.js';
-import type { SentenceEncoder } from './semantic/sentence-encoder.js';
+import { Lexicon } from '../../../language/lexicon.js';
+import { Bm25Index, type Bm25Options } from '../bm25.js';
+import { askedPlainly } from '../question-forms.js';
+import { MeaningIndex } from '../semantic/meaning-index.js';
+import type { SentenceEncoder } from '../semantic/sentence-encoder.js';
 import {
   contentTerms,
   editDistance,
@@ -13,215 +12,31 @@ import {
   stem,
   stripFillers,
   words,
-} from './text.js';
-
-/**
- * Ranked retrieval over an assistant's knowledge base. Each entry is one BM25 document made
- * of its questions (weight 1) and its answer (weight {@link ANSWER_WEIGHT}); a query's score
- * is turned into a 0–1 confidence by dividing it by what the query would score if each of
- * its terms occurred once in the questions of an average entry. Words the knowledge base
- * has never seen count against the confidence, so "what is the weather like" matches
- * nothing while "what are you're opening hours" still finds the hours.
- */
-
-/**
- * Confidence thresholds (0–1), tuned on the demo clinic (knowledge.test.ts): its dev
- * phrasings score 0.74–1, misheard variants 0.49 (urgent) to 1, and off-topic lines and
- * brief answers at most 0.49, from a single shared word.
- */
-export interface RetrievalThresholds {
-  /** At or above: answer with the entry. */
-  answer: number;
-  /** At or above (and below `answer`): ask whether the caller meant the closest entry. */
-  clarify: number;
-  /** Urgent entries are matched first, at or above this lower threshold. */
-  urgent: number;
-}
-
-export const DEFAULT_THRESHOLDS: Readonly<RetrievalThresholds> = {
-  answer: 0.55,
-  clarify: 0.3,
-  urgent: 0.45,
-};
-
-/** How much an answer's word counts next to a question's. */
-export const ANSWER_WEIGHT = 0.4;
-/**
- * Below this closeness in meaning a thing the caller names is only loosely related to a
- * word of the entries (a kind of it, a word near it in use), not another way to say it
- * (see `looselyInAnswers`). Set on the team's own callers' lines: on recorded readings in
- * five voices, 4 fewer of 320 off-topic lines told a fact and no question answered less;
- * with synonyms counted as loose too (a "spot" for a "place"), 4 fewer right answers.
- */
-const LOOSE_MEANING = 0.8;
-/** How much a near-miss word (one or two letters off a known word) counts. */
-const FUZZY_WEIGHT = 0.8;
-/**
- * A word the knowledge base does not use counts for the entry word closest in meaning (a
- * synonym, a derived form, an embedding neighbour: see {@link Lexicon.similarity}) when the
- * two are at least this similar, weighted by the similarity.
- */
-const MIN_MEANING_SIMILARITY = 0.3;
-/** {@link Lexicon.similarity} of two forms of one word ("cancelled", "cancel"). */
-const SAME_WORD = 1;
-/**
- * How much a word that sounds like one of the questions' words counts ("barking" heard for
- * "parking"): a recogniser's slip, less sure than one of spelling.
- */
-const SOUND_WEIGHT = 0.7;
-/** The fewest phones a word needs before one phone off means a slip, not another word. */
-const SOUND_MIN_PHONES = 4;
-/** From this many phones, two phones off still sound alike. */
-const SOUND_LONG_PHONES = 7;
-/** The shortest caller word taken for the last part of a compound ("chip", "ache"). */
-const COMPOUND_HEAD = 4;
-/** The shortest first part of such a compound ("micro", "tooth"; not "s" + "hip"). */
-const COMPOUND_MODIFIER = 3;
-/** Entry words one caller word may stand for ("schedule" → "book", "plan"…). */
-const MAX_MEANINGS = 3;
-/** The best entry's score over the next one's at which it is answered without a doubt. */
-const CLEAR_LEAD = 1.4;
-/**
- * The least confidence at which a word naming one entry's topic answers it (the caller's
- * other words, known to the knowledge base but not this entry, weigh against it).
- */
-const MIN_TOPIC_CONFIDENCE = 0.2;
-/** Below this lead the two entries are a close race: the caller is asked which one. */
-const CLOSE_RACE = 1.2;
-/**
- * Question words kept as terms because they tell topics apart ("where" vs "when"), but too
- * common to make a match firm on their own.
- */
-const WEAK_TERMS: ReadonlySet<string> = new Set(['wher', 'when', 'much', 'long']);
-/** Number words: facts inside answers, never a topic a caller's other words could mean. */
-const NUMBER_WORDS: ReadonlySet<string> = new Set(
-  Array.from({ length: 101 }, (_, n) => numberToWords(n).split(' ')).flat(),
-);
-/**
- * What an unknown word costs, as a share of a rare known word's reference score. Lower is
- * more forgiving of recogniser noise; higher makes off-topic questions fail sooner.
- */
-const UNKNOWN_WORD_COST = 0.75;
-/**
- * The confidence reference: a query term scores "fully" when it occurs this often in an
- * entry of average length (in two of its questions, or one question and the answer…).
- */
-const REFERENCE_TF = 2;
-
-const DEFAULT_BM25: Required<Bm25Options> = { k1: 1.2, b: 0.5 };
-
-/**
- * Sentence meaning (see {@link MeaningIndex}) answers what the words alone were unsure of:
- * the closest entry in meaning at or above {@link MEANING_ANSWER}, ahead of the next by
- * {@link MEANING_LEAD}, when the words point to it too. Set on the team's own callers'
- * lines (src/reply/testing/own-lines.json), never on the benchmark's: there, the right
- * entry was the closest in meaning at 0.47–0.84, off-topic questions at 0.33–0.66, and
- * every wrong entry the closest by less than 0.1 but two ("drugstore" taken for parking,
- * a bank's opening time for the clinic's). A fact is never told on meaning alone when the
- * caller said a word the knowledge base lacks: when the words find nothing to offer, the
- * caller is asked whether the entry is meant (but see {@link FUSED_ANSWER}).
- */
-export const MEANING_ANSWER = 0.5;
-export const MEANING_LEAD = 0.1;
-/**
- * The lead in meaning that settles what the words left open: a tie between two entries
- * that both fit the caller's words, or an entry the words would ask about on a word of its
- * questions the caller said themselves, every other word being known to the knowledge base
- * ("my prescription is about to run out"). The words have already ruled out every other
- * entry, so less of a margin is needed than for meaning alone. (Not when the caller also
- * says something nobody wrote about: "is the doctor nice" shares one word with the booking
- * entry, and is close to it in meaning for that word alone; unless that is one word beside
- * a word only this entry's questions use: "the price of flea tablets".)
- */
-export const MEANING_TIE_LEAD = 0.03;
-
-/**
- * When neither the words nor meaning alone are sure, the two together may be: each entry
- * scores its words' confidence plus {@link FUSED_MEANING_WEIGHT} times its closeness in
- * meaning, and the best is answered at {@link FUSED_ANSWER} or more, ahead of the next by
- * {@link FUSED_LEAD} and close in meaning at {@link FUSED_MIN_MEANING} or more, when every
- * word the caller said is one the knowledge base knows (in spelling, meaning or sound) and
- * no thing is named that it never mentions: then there is nothing else the caller could
- * be asking about. Set on the team's own callers' lines
- * (src/reply/testing/own-lines.json), never on the benchmark's: it answers seven more of
- * their 92 questions ("do i need to bring shorts", "a screw fell out of my specs"), one
- * wrongly ("i want to call off my treatment": nothing says "call off" is "cancel"), and
- * none of their 64 off-topic lines. The best entry of the two signals together is the
- * right one for 83 % of those questions, against 72 % by the words and 70 % by meaning.
- * Spoken in five voices and read by the product's recogniser (bench/lib/offline-own-lines),
- * their questions got 224 right answers of 460 instead of 197, and 61 wrong instead of 56;
- * but 62 of their 320 off-topic lines a fact instead of 54: a misheard line can be made of
- * the knowledge base's words alone, and then nothing here tells it apart.
- */
-export const FUSED_MEANING_WEIGHT = 2;
-export const FUSED_ANSWER = 1;
-export const FUSED_LEAD = 0.2;
-/**
- * Together means both: the entry's closeness in meaning must itself reach this. Misheard
- * off-topic lines made of the entries' words alone scored their 1 with weak words and
- * weak meaning (a sum asked aloud, its numbers heard as "too close to", took the opening
- * hours at 0.37 in words and 0.36 in meaning, the fourth entry by meaning). On recorded
- * readings of our own lines in five voices: 3 fewer off-topic lines told a fact, 3 fewer
- * questions answered right, none more wrong.
- */
-export const FUSED_MIN_MEANING = 0.4;
-/**
- * How close in meaning both of two entries in a close race must be for the caller to be
- * asked which (see `twoInTheRunning`): as close as {@link FUSED_MIN_MEANING} asks of one.
- */
-export const RACE_MIN_MEANING = FUSED_MIN_MEANING;
-
-export interface KnowledgeMatch {
-  entry: KnowledgeEntry;
-  /** 0–1. */
-  confidence: number;
-  /** Raw BM25 score. */
-  score: number;
-  /** Whether a word of the query is in one of the entry's questions (not only its answer). */
-  inQuestions: boolean;
-  /**
-   * Whether a word the caller said is itself (or a near-miss spelling of) a word of the
-   * entry's questions, rather than only related to one in meaning.
-   */
-  firmInQuestions: boolean;
-  /** How many of the caller's words found a term in this entry. */
-  matchedWords: number;
-  /** How many of the caller's words have a term (not a {@link WEAK_TERMS} one) in the entry's questions. */
-  questionWords: number;
-  /**
-   * How many of the caller's words support this entry: a word with a term in the entry's
-   * questions, or the caller's own word (not only a related one) in its answer.
-   */
-  supportWords: number;
-  /** Whether a firm term (see `firmInQuestions`) is anywhere in the entry, answer included. */
-  firm: boolean;
-  /**
-   * How many of the caller's own words (not a {@link WEAK_TERMS} one) are in this entry's
-   * questions and nowhere else in the knowledge base: words that name this entry's topic.
-   */
-  distinctWords: number;
-  /**
-   * The caller's words the knowledge base has no term for, other than light words ("come",
-   * "back", "around"): a thing or a quality nobody wrote about may be what is asked.
-   */
-  unknownContentWords: number;
-  /** How many of those name a thing ({@link Lexicon.isThing}: "tablets", not "nice"). */
-  unknownThings: number;
-  /**
-   * How many of the caller's words point only to other entries: with no term in this one,
-   * and their own word in another entry, or a related word in another entry's questions.
-   */
-  otherTopicWords: number;
-}
-
-export type Retrieval =
-  /** `together`: neither the words nor meaning alone were sure, the two together were. */
-  | { kind: 'answer'; match: KnowledgeMatch; together?: true }
-  /** `byMeaning`: the words found nothing to offer, but the sentence means this entry. */
-  | { kind: 'clarify'; match: KnowledgeMatch; byMeaning?: true }
-  /** Two entries fit about equally: ask which one. */
-  | { kind: 'choose'; matches: [KnowledgeMatch, KnowledgeMatch] }
-  | { kind: 'none'; closest?: KnowledgeMatch };
+} from '../text.js';
+import { fusedEntry, meantEntry, type SentenceEvidence, twoInTheRunning } from './by-meaning.js';
+import { retrieveByWords } from './by-words.js';
+import type { AnalysedQuery, KnowledgeMatch, Retrieval } from './match.js';
+import {
+  ANSWER_WEIGHT,
+  CLOSE_RACE,
+  COMPOUND_HEAD,
+  COMPOUND_MODIFIER,
+  DEFAULT_BM25,
+  DEFAULT_THRESHOLDS,
+  FUZZY_WEIGHT,
+  LOOSE_MEANING,
+  MAX_MEANINGS,
+  MIN_MEANING_SIMILARITY,
+  NUMBER_WORDS,
+  REFERENCE_TF,
+  type RetrievalThresholds,
+  SAME_WORD,
+  SOUND_LONG_PHONES,
+  SOUND_MIN_PHONES,
+  SOUND_WEIGHT,
+  UNKNOWN_WORD_COST,
+  WEAK_TERMS,
+} from './tuning.js';
 
 export interface KnowledgeBaseOptions {
   thresholds?: Partial<RetrievalThresholds>;
@@ -235,36 +50,21 @@ export interface KnowledgeBaseOptions {
   encoder?: SentenceEncoder;
 }
 
-/** An analysed query: term → weight, each word's terms, and the words nothing matched. */
-export interface AnalysedQuery {
-  terms: Map<string, number>;
-  /** Terms the caller said themselves (or a near-miss spelling of), not only in meaning. */
-  firm: Set<string>;
-  /** For each word that matched, the terms it stands for and their weights. */
-  words: Map<string, number>[];
-  /** For each word that matched (same order), the terms it is itself or nearly spells. */
-  firmWords: Set<string>[];
-  /** Terms of the words nothing matched. */
-  unknown: string[];
-  /** The words nothing matched, as the caller said them. */
-  unknownWords: string[];
-  /**
-   * Things or places the caller names that the knowledge base has no word for, in meaning
-   * or spelling, or that is only a kind of one of its words ("a hotel", where the entries
-   * say "building"; "the library", where they say "changing room"), or only loosely
-   * related to a word of their answers ("the bank", where an address says "riverside"): a
-   * word the lexicon knows as a thing ({@link Lexicon.isThing}), after an article ("the
-   * library", "a taxi to the station", "the swimming pool"), that is not just saying which
-   * of the entries' own things is meant ("a car park").
-   */
-  namedThings: string[];
-}
-
 /** Words that make the noun after them a thing named: "the library", "a taxi". */
 const ARTICLES: ReadonlySet<string> = new Set(['the', 'a', 'an']);
 /** How many words (an adjective, a modifier) may stand between the article and the noun. */
 const ARTICLE_REACH = 2;
 
+/**
+ * Ranked retrieval over an assistant's knowledge base. Each entry is one BM25 document made
+ * of its questions (weight 1) and its answer (weight {@link ANSWER_WEIGHT}); a query's score
+ * is turned into a 0–1 confidence by dividing it by what the query would score if each of
+ * its terms occurred once in the questions of an average entry. Words the knowledge base
+ * has never seen count against the confidence, so "what is the weather like" matches
+ * nothing while "what are you're opening hours" still finds the hours. What to do with a
+ * ranking is decided on the words alone first (by-words.ts), then with the sentence's
+ * meaning beside them (by-meaning.ts); the weights and thresholds are in tuning.ts.
+ */
 export class KnowledgeBase {
   readonly thresholds: RetrievalThresholds;
   private readonly entries: KnowledgeEntry[];
@@ -590,178 +390,25 @@ export class KnowledgeBase {
   private retrieveAny(text: string): Retrieval {
     // The words' ranking, once: each step below weighs it.
     const ranked = this.rank(text);
-    const byWords = this.retrieveByWords(ranked);
+    const byWords = retrieveByWords(ranked, this.thresholds);
     if (byWords.kind === 'answer') return byWords;
-    const meant = this.meantEntry(text, byWords, ranked);
+    const sentence: SentenceEvidence = {
+      meanings: this.meaning?.rank(text),
+      analysed: this.analyse(text),
+      entryAt: (i) => this.entryAt(i),
+    };
+    const meant = meantEntry(sentence, byWords, ranked);
     if (meant?.supported === true) return { kind: 'answer', match: meant.match };
     // Two entries the words found about equally are the caller's to choose between.
-    const together = byWords.kind === 'choose' ? undefined : this.fusedEntry(text, ranked);
+    const together = byWords.kind === 'choose' ? undefined : fusedEntry(sentence, ranked);
     if (together !== undefined) return { kind: 'answer', match: together, together: true };
-    const race = byWords.kind === 'none' ? this.twoInTheRunning(text, ranked) : undefined;
+    const race = byWords.kind === 'none' ? twoInTheRunning(sentence, ranked) : undefined;
     if (race !== undefined) return { kind: 'choose', matches: race };
     if (meant === undefined) return byWords;
     // The words found no entry they could offer, but the sentence means this one: ask.
     return byWords.kind === 'none'
       ? { kind: 'clarify', match: meant.match, byMeaning: true }
       : byWords;
-  }
-
-  /**
-   * The entry the sentence means: the closest in meaning at or above
-   * {@link MEANING_ANSWER}, ahead of the next by {@link MEANING_LEAD}, or by
-   * {@link MEANING_TIE_LEAD} when it is one of the two entries the words could not choose
-   * between, or the one they would ask about on the caller's own word. `supported` when
-   * the words point to it too: one of those, their own best match, or an entry two or more
-   * of the caller's words found, with no word the knowledge base lacks.
-   * Never an urgent entry: emergencies have their own path, and an ordinary question close
-   * in meaning to one must not get the emergency answer.
-   */
-  private meantEntry(
-    text: string,
-    byWords: Retrieval,
-    byWord: readonly KnowledgeMatch[],
-  ): { match: KnowledgeMatch; supported: boolean } | undefined {
-    const ranked = this.meaning?.rank(text)?.filter((m) => this.entryAt(m.entry).urgent !== true);
-    const [first, second] = ranked ?? [];
-    if (first === undefined || first.similarity < MEANING_ANSWER) return undefined;
-    const lead = first.similarity - (second?.similarity ?? 0);
-    if (lead < MEANING_TIE_LEAD) return undefined;
-    const entry = this.entryAt(first.entry);
-    // The words narrowed it down to two entries, this one among them: meaning breaks the tie,
-    // unless the other has more words only its own questions use ("how much is a booster
-    // for my dog": "booster" names the vaccinations, while the price of neutering only sounds
-    // like the sentence). Then the caller is asked.
-    if (byWords.kind === 'choose') {
-      const offered = byWords.matches.find((m) => m.entry === entry);
-      const rival = byWords.matches.find((m) => m.entry !== entry);
-      if (offered !== undefined) {
-        const named = rival !== undefined && rival.distinctWords > offered.distinctWords;
-        return named ? undefined : { match: offered, supported: true };
-      }
-    }
-    // The words would ask about this entry, on a word of its questions the caller said
-    // themselves, with no word the knowledge base lacks (which might be what is asked: "is
-    // the doctor nice"), or with one beside a word that names this entry's topic alone
-    // ("the price of flea tablets"): meaning agreeing is the second, independent voice
-    // that settles it.
-    if (
-      byWords.kind === 'clarify' &&
-      byWords.match.entry === entry &&
-      byWords.match.firmInQuestions &&
-      (byWords.match.unknownContentWords === 0 || namesTopicAmidOneUnknown(byWords.match))
-    ) {
-      return { match: byWords.match, supported: true };
-    }
-    if (lead < MEANING_LEAD) return undefined;
-    if (byWord[0]?.entry === entry) return { match: byWord[0], supported: true };
-    // Not the words' first, but found by two or more of the caller's words, with none the
-    // knowledge base lacks: the words are split between two topics ("will my insurer pay
-    // for this": "pay" is a word of the fees, "insurer" of insurance), and the sentence
-    // clearly means this one.
-    const found = byWord.find((m) => m.entry === entry);
-    if (found !== undefined && found.supportWords >= 2 && found.unknownContentWords === 0) {
-      return { match: found, supported: true };
-    }
-    return { match: meaningOnly(entry, first.similarity), supported: false };
-  }
-
-  /**
-   * The entry the words and meaning point to together (see {@link FUSED_ANSWER}), when the
-   * caller said no word the knowledge base lacks and named no thing it never mentions.
-   * Never an urgent entry (emergencies have their own path).
-   */
-  private fusedEntry(text: string, byWords: readonly KnowledgeMatch[]): KnowledgeMatch | undefined {
-    const meanings = this.meaning?.rank(text);
-    if (meanings === undefined) return undefined;
-    const { unknownWords, namedThings } = this.analyse(text);
-    if (unknownWords.length > 0 || namedThings.length > 0) return undefined;
-    const scored = meanings
-      .filter((m) => this.entryAt(m.entry).urgent !== true)
-      .map((m) => {
-        const entry = this.entryAt(m.entry);
-        const words = byWords.find((w) => w.entry === entry);
-        const score = (words?.confidence ?? 0) + FUSED_MEANING_WEIGHT * m.similarity;
-        return { match: words ?? meaningOnly(entry, m.similarity), score, meaning: m.similarity };
-      })
-      .sort((a, b) => b.score - a.score);
-    const [first, second] = scored;
-    if (first === undefined || first.score < FUSED_ANSWER) return undefined;
-    if (first.score - (second?.score ?? 0) < FUSED_LEAD) return undefined;
-    if (first.meaning < FUSED_MIN_MEANING) return undefined;
-    return first.match;
-  }
-
-  /**
-   * The two entries the caller's words and the sentence's meaning both put first, when
-   * neither is sure of either: each entry is found through a word of its questions (the
-   * caller's, or one related to it), every word the caller said is one the knowledge base
-   * knows and no other thing is named, and
-   * both are close in meaning ({@link RACE_MIN_MEANING}). A caller asking whether a child
-   * pays, at a practice with an entry on children and one on payments, fits both about as
-   * well: the caller is asked which, rather than told neither. The entry meaning puts first
-   * is offered first.
-   */
-  private twoInTheRunning(
-    text: string,
-    byWords: readonly KnowledgeMatch[],
-  ): [KnowledgeMatch, KnowledgeMatch] | undefined {
-    const words = byWords.filter((m) => m.entry.urgent !== true).slice(0, 2);
-    const [a, b] = words;
-    if (a === undefined || b === undefined || !a.inQuestions || !b.inQuestions) return undefined;
-    if (a.unknownContentWords > 0) return undefined;
-    const meanings = this.meaning?.rank(text)?.filter((m) => this.entryAt(m.entry).urgent !== true);
-    const [first, second] = meanings ?? [];
-    if (first === undefined || second === undefined || second.similarity < RACE_MIN_MEANING) {
-      return undefined;
-    }
-    const pair = new Set([this.entryAt(first.entry), this.entryAt(second.entry)]);
-    if (!pair.has(a.entry) || !pair.has(b.entry)) return undefined;
-    if (this.analyse(text).namedThings.length > 0) return undefined;
-    return a.entry === this.entryAt(first.entry) ? [a, b] : [b, a];
-  }
-
-  /** {@link retrieve} by the caller's words alone, given their ranking ({@link rank}). */
-  private retrieveByWords(ranked: readonly KnowledgeMatch[]): Retrieval {
-    const [best, second] = ranked;
-    if (!best) return { kind: 'none' };
-    const { answer, clarify } = this.thresholds;
-    const lead = second === undefined ? Infinity : best.score / second.score;
-    // A match on the answer's words alone is never sure enough to answer outright, nor one
-    // on question words too common to tell a topic ("when", "where") alone.
-    const grounded = best.questionWords >= 1;
-    if (grounded && best.confidence >= answer && lead >= CLOSE_RACE) {
-      return { kind: 'answer', match: best };
-    }
-    if (!best.firm && best.confidence < answer) return { kind: 'none', closest: best };
-    if (
-      best.firmInQuestions &&
-      best.confidence >= clarify &&
-      lead >= CLEAR_LEAD &&
-      best.supportWords >= 2
-    ) {
-      return { kind: 'answer', match: best };
-    }
-    // A word only this entry's questions use names its topic: asked about with no other
-    // thing named ("are my results back again"), the entry is meant.
-    if (
-      best.distinctWords >= 1 &&
-      best.unknownContentWords === 0 &&
-      best.otherTopicWords === 0 &&
-      best.confidence >= MIN_TOPIC_CONFIDENCE &&
-      lead >= CLEAR_LEAD
-    ) {
-      return { kind: 'answer', match: best };
-    }
-    if (
-      second !== undefined &&
-      lead < CLOSE_RACE &&
-      second.confidence >= clarify &&
-      second.inQuestions
-    ) {
-      return { kind: 'choose', matches: [best, second] };
-    }
-    if (best.confidence >= clarify) return { kind: 'clarify', match: best };
-    return { kind: 'none', closest: best };
   }
 
   /**
@@ -926,40 +573,6 @@ export class KnowledgeBase {
   }
 }
 
-/**
- * Whether the caller named the entry's topic by a word only its questions use, said nothing
- * that points to another entry, and only one word the knowledge base lacks, a thing: one of
- * that topic's things ("flea tablets"). A quality ("is the doctor nice") may be what is
- * asked, and nobody wrote about it.
- */
-function namesTopicAmidOneUnknown(match: KnowledgeMatch): boolean {
-  return (
-    match.distinctWords >= 1 &&
-    match.otherTopicWords === 0 &&
-    match.unknownContentWords === 1 &&
-    match.unknownThings === 1
-  );
-}
-
-/** A match found by meaning only: no word of the caller's is in the entry. */
-function meaningOnly(entry: KnowledgeEntry, similarity: number): KnowledgeMatch {
-  return {
-    entry,
-    confidence: similarity,
-    score: 0,
-    inQuestions: false,
-    firmInQuestions: false,
-    matchedWords: 0,
-    questionWords: 0,
-    supportWords: 0,
-    firm: false,
-    distinctWords: 0,
-    unknownContentWords: 0,
-    unknownThings: 0,
-    otherTopicWords: 0,
-  };
-}
-
 function termsOf(text: string): string[] {
   return contentTerms(words(text));
 }
@@ -984,37 +597,4 @@ export function joinCompounds(ws: readonly string[], known: (term: string) => bo
     out.push(a);
   }
   return out;
-}
-
-/** Pronouns turned round, so the caller's question can be asked back to them. */
-const PERSPECTIVE: Readonly<Record<string, string>> = {
-  i: 'you',
-  me: 'you',
-  my: 'your',
-  mine: 'yours',
-  am: 'are',
-  you: 'we',
-  your: 'our',
-  yours: 'ours',
-};
-
-/**
- * How to name an entry when asking back ("Do you mean, what are our opening hours?"): the
- * entry's own `topic` field if it has one, otherwise its first question turned round.
- */
-export function topicOf(entry: KnowledgeEntry): string {
-  const topic = entry['topic'];
-  if (typeof topic === 'string' && topic.trim() !== '') return topic.trim();
-  const first = entry.questions[0] ?? entry.id;
-  return normalize(first)
-    .split(' ')
-    .map((w) => PERSPECTIVE[w] ?? w)
-    .join(' ');
-}
-
-/** A short name for an entry in lists ("hours, address and parking"). */
-export function shortTopicOf(entry: KnowledgeEntry): string {
-  const topic = entry['topic'];
-  if (typeof topic === 'string' && topic.trim() !== '') return topic.trim();
-  return entry.id.replace(/[-_]+/g, ' ');
 }

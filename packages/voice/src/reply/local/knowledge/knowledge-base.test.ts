@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import type { KnowledgeEntry } from '@talkbooth/protocol';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_THRESHOLDS, KnowledgeBase, joinCompounds, topicOf } from './knowledge.js';
+import { joinCompounds, KnowledgeBase } from './knowledge-base.js';
+import { topicOf } from './topics.js';
+import { DEFAULT_THRESHOLDS } from './tuning.js';
 
 const entries = (
   JSON.parse(
     readFileSync(
-      new URL('../../../../../apps/server/src/db/seed/demo-clinic.json', import.meta.url),
+      new URL('../../../../../../apps/server/src/db/seed/demo-clinic.json', import.meta.url),
       'utf8',
     ),
   ) as { knowledgeBase: KnowledgeEntry[] }
