@@ -14,14 +14,15 @@
 //
 // Per set, voice and kind of line: right, asked ("Do you mean …?"), none ("I do not know"),
 // wrong (another entry's answer, or an emergency answer to an ordinary line), and for
-// off-topic lines ok or FACT (told an entry's answer); for requests for the brief in other
-// words (the demo clinic's), right when the brief starts (its first question is asked) and
-// wrong on an emergency answer (any other line that starts the brief is counted as "brief
-// started"); for answers to the brief's questions (heard with the
-// question's model, and chosen in a call whose brief has reached that question), the word
-// error rate of the reading taken; false alarms (an emergency answer to a line that is not
-// urgent) are counted apart too, and the "all" rows sum every voice and set.
-// SHOW=1 lists every line not right.
+// off-topic lines ok, asked ("Do you mean …?": the caller must say no) or FACT (told an
+// entry's answer); for requests for the brief in other words (the demo clinic's), right
+// when the brief starts (its first question is asked) and wrong on an emergency answer
+// (any other line that starts the brief is counted as "brief started"); for answers to the
+// brief's questions (heard with the question's model, and chosen in a call whose brief has
+// reached that question), the word error rate of the reading taken; false alarms (an
+// emergency answer to a line that is not urgent) are counted apart too, and the "all" rows
+// sum every voice and set.
+// SHOW=1 lists every line not right (and every off-topic line not ok).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -275,7 +276,9 @@ async function judge(rows) {
         : entry === undefined
           ? told.length > 0
             ? 'FACT'
-            : 'ok'
+            : /do you mean/i.test(reply)
+              ? 'asked'
+              : 'ok'
           : reply.includes(entry.answer.slice(0, 30))
             ? 'right'
             : /do you mean/i.test(reply)
