@@ -1,9 +1,11 @@
 /**
  * Which of an utterance's readings the conversation acts on: pocketsphinx's best and its
  * N-best list, and a second recogniser's (Moonshine's) readings when the first doubted what
- * it heard. An emergency is never missed for a slip of either; a question one recogniser
- * heard outright is not lost to the other's guess; a free answer to the brief's question is
- * taken from the reading most like an answer that the others agree with.
+ * it heard. An emergency heard in the best reading, or by the second recogniser, raises the
+ * alarm, and one deeper in the N-best list when two of its readings carry it; a question
+ * one recogniser heard outright is preferred to the other's guess; a free answer to the
+ * brief's question is taken from the reading most like an answer that the others agree
+ * with. The rules and what each was measured to do are at `ReadingChooser.choose`.
  */
 import type { KnowledgeEntry } from '@talkbooth/protocol';
 import type { Lexicon } from '../../language/lexicon.js';
