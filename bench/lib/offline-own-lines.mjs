@@ -266,6 +266,7 @@ async function judge(rows) {
     // A brief started on a line that did not ask for it takes the caller's next lines in
     // the call as its answers.
     const briefStarted = intake?.questions.some((q) => reply.includes(q.ask)) === true;
+    const asked = /do you mean/i.test(reply);
     const verdict =
       kind === 'brief'
         ? briefStarted
@@ -276,12 +277,12 @@ async function judge(rows) {
         : entry === undefined
           ? told.length > 0
             ? 'FACT'
-            : /do you mean/i.test(reply)
+            : asked
               ? 'asked'
               : 'ok'
           : reply.includes(entry.answer.slice(0, 30))
             ? 'right'
-            : /do you mean/i.test(reply)
+            : asked
               ? 'asked'
               : told.length > 0 || /emergency|in danger/i.test(reply)
                 ? 'wrong'

@@ -248,6 +248,14 @@ export class KnowledgeBase {
 
   /** All entries that share a term with the text, best first, with their confidence. */
   rank(text: string, filter?: (entry: KnowledgeEntry) => boolean): KnowledgeMatch[] {
+    return this.rankAnalysed(this.analyse(text), filter);
+  }
+
+  /** {@link rank} of words already analysed ({@link analyse}). */
+  private rankAnalysed(
+    analysed: AnalysedQuery,
+    filter?: (entry: KnowledgeEntry) => boolean,
+  ): KnowledgeMatch[] {
     const {
       terms,
       firm: firmTerms,
@@ -255,7 +263,7 @@ export class KnowledgeBase {
       firmWords: firmPerWord,
       unknown,
       unknownWords,
-    } = this.analyse(text);
+    } = analysed;
     if (terms.size === 0) return [];
     // Each word counts once in the reference, by its strongest reading, and in full: a word
     // that only means something close to an entry's word scores a share of what the word
@@ -372,14 +380,16 @@ export class KnowledgeBase {
    * (`namedThings`) is asked about instead, unless the entry is urgent.
    */
   retrieve(text: string): Retrieval {
-    const found = this.retrieveAny(text);
+    // The caller's words, analysed once: each step below reads them.
+    const analysed = this.analyse(text);
+    const found = this.retrieveAny(text, analysed);
     // "When does the library open?": the caller names a thing the knowledge base never
     // mentions, so the question may be about that thing, not the business. Asked, not told.
     // An urgent entry is answered whatever else is named ("the dog ate a chocolate bar").
     if (
       found.kind === 'answer' &&
       found.match.entry.urgent !== true &&
-      this.analyse(text).namedThings.length > 0
+      analysed.namedThings.length > 0
     ) {
       return { kind: 'clarify', match: found.match };
     }
@@ -387,14 +397,14 @@ export class KnowledgeBase {
   }
 
   /** {@link retrieve} before the named-thing check. */
-  private retrieveAny(text: string): Retrieval {
+  private retrieveAny(text: string, analysed: AnalysedQuery): Retrieval {
     // The words' ranking, once: each step below weighs it.
-    const ranked = this.rank(text);
+    const ranked = this.rankAnalysed(analysed);
     const byWords = retrieveByWords(ranked, this.thresholds);
     if (byWords.kind === 'answer') return byWords;
     const sentence: SentenceEvidence = {
       meanings: this.meaning?.rank(text),
-      analysed: this.analyse(text),
+      analysed,
       entryAt: (i) => this.entryAt(i),
     };
     const meant = meantEntry(sentence, byWords, ranked);
