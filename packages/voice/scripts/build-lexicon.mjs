@@ -21,7 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Bump when the output changes shape or content rules. */
-export const LEXICON_VERSION = 14;
+export const LEXICON_VERSION = 15;
 /** How many of the most frequent embedding words are considered. */
 const TOP_WORDS = 100_000;
 const DIMENSIONS = 100;
@@ -289,11 +289,62 @@ function thingNouns(words, lemmas, synsets, ranks, posOf) {
     if (pos !== undefined) return pos === 'n';
     return !otherThanNoun.has(word) && !otherThanNoun.has(lemmas[word]);
   };
-  return words.filter((word) => {
-    if (!noun(word)) return false;
+  const nounSenses = new Map();
+  for (const key of ranks.keys()) {
+    const [lemma, synset] = key.split('|');
+    if (!synset.endsWith('n')) continue;
+    let list = nounSenses.get(lemma);
+    if (list === undefined) nounSenses.set(lemma, (list = []));
+    list.push(synset);
+  }
+  const isThing = (word) => {
     const synset = firstNounSense.get(word) ?? firstNounSense.get(lemmas[word]);
     return synset !== undefined && THING_NOUN_FILES.has(synsets.get(synset)?.lexFile);
+  };
+  /**
+   * A spelling the tagged corpus never saw ("licence", "colour"), whose senses are all
+   * senses of a word it did see ("license", "color"), is that word: WordNet lists an
+   * untagged spelling's senses in no particular order, so its own first sense ("poetic
+   * licence") says nothing of how it is used.
+   */
+  const spellingOf = (word) => {
+    if (posOf(word) !== undefined) return undefined;
+    const own = nounSenses.get(word) ?? [];
+    for (const synset of own) {
+      for (const other of synsets.get(synset)?.words ?? []) {
+        if (other === word || posOf(other) === undefined || !respelt(word, other)) continue;
+        const theirs = new Set(nounSenses.get(other) ?? []);
+        if (own.every((s) => theirs.has(s)) && own.includes(firstNounSense.get(other))) {
+          return other;
+        }
+      }
+    }
+    return undefined;
+  };
+  return words.filter((word) => {
+    const spelling = spellingOf(word);
+    if (spelling !== undefined) return noun(spelling) && isThing(spelling);
+    return noun(word) && isThing(word);
   });
+}
+
+/**
+ * Whether two words are spellings of one word: the same first two letters and at most two
+ * letters different ("licence"/"license", "colour"/"color", "centre"/"center"), not
+ * synonyms ("mankind"/"humankind").
+ */
+function respelt(a, b) {
+  if (a.slice(0, 2) !== b.slice(0, 2) || Math.abs(a.length - b.length) > 1) return false;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row.push(Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost));
+    }
+    previous = row;
+  }
+  return previous[b.length] <= 2;
 }
 
 /** "chemist's" (the shop) is the word "chemist"; collocations keep their underscores. */

@@ -87,6 +87,16 @@ describe('Lexicon (built from WordNet, embeddings and a lemmatizer)', () => {
     for (const thing of ['library', 'shops', 'taxi', 'stadium', 'ticket', 'passport']) {
       expect(lexicon.isThing(thing), thing).toBe(true);
     }
+    // A British spelling is what its American spelling is, whatever order WordNet gives its
+    // senses in ("licence" lists the state of "poetic licence" first).
+    for (const [british, american] of [
+      ['licence', 'license'],
+      ['harbour', 'harbor'],
+      ['judgement', 'judgment'],
+    ]) {
+      expect(lexicon.isThing(british), british).toBe(lexicon.isThing(american));
+    }
+    expect(lexicon.isThing('licence')).toBe(true);
     for (const other of ['son', 'week', 'tonight', 'pain', 'open', 'quickly', 'nice']) {
       expect(lexicon.isThing(other), other).toBe(false);
     }
