@@ -165,8 +165,12 @@ export class ReadingChooser {
     // ("is the swimming pool open on sunday" heard as "business we need to open on
     // sunday"): the second's reading is taken, and asked about rather than told a fact. On
     // our own lines: 8 fewer off-topic lines told a fact, no paraphrase fewer answered.
+    // Not when another of the second's readings is the first's, give or take a phone: the
+    // two heard the same words, and the thing is the second's slip ("how much does it cost
+    // to join" read as "how much knowledge cast a giant", then "… does it cast to join").
     if (
       clear &&
+      !agree &&
       other !== undefined &&
       this.context.kb.analyse(other).namedThings.some((thing) => !first.split(' ').includes(thing))
     )

@@ -472,6 +472,14 @@ describe('emergencies in the caller’s own words', () => {
       await engine.prepareReadings(readings, 1, 1);
       expect(engine.choose(readings, [], 1, 1)).toBe(0);
     }
+    // The thing is the second's slip when another of its readings is the first's, a phone
+    // off: both heard the question, and it is answered.
+    const slip = ['how much does a consultation cost', 'how much does a consultation cost a giant'];
+    await engine.prepareReadings(slip, 1, 1);
+    expect(engine.choose(slip, [], 1, 1)).toBe(1);
+    const agreed = [...slip, 'how much does a consultation cast'];
+    await engine.prepareReadings(agreed, 1, 1);
+    expect(engine.choose(agreed, [], 1, 1)).toBe(0);
   });
 
   it("takes a second recogniser's request for the brief that the first's best reading missed", async () => {
