@@ -16,7 +16,10 @@ describe('askedPlainly', () => {
 
   it.each([
     ['how late are you open on fridays', 'when late are you open on fridays'],
-    ['how early can i come in', 'when early can i come in'],
+    ['how early can i ring', 'when early can i ring'],
+    ['how late can i come in on a weekday', 'when late are you open on a weekday'],
+    ['how early could we get there', 'when early are you open'],
+    ['how late can people turn up for a swim', 'when late are you open for a swim'],
     ['what time do you close', 'when time do you close'],
     ['until what time can i call', 'when time can i call'],
     ['which days do you do vaccinations', 'when days do you do vaccinations'],

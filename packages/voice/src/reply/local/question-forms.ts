@@ -15,6 +15,8 @@
 interface Idiom {
   pattern: RegExp;
   asks: 'where' | 'when';
+  /** What the rest of the idiom says in plain words, after the kept group. */
+  reads?: string;
 }
 
 const MODAL = '(?:do|does|can|could|would|should|will|shall|might|must)';
@@ -38,8 +40,18 @@ const IDIOMS: readonly Idiom[] = [
     pattern: /\b(?:what|which) (?:part of (?:the )?)?\w+ (?:are you|is it) (?:in|on|at)$/g,
     asks: 'where',
   },
-  // "how late are you open", "how early can i come in": "late" and "early" stay, as they
-  // say which end of the day is asked about.
+  // "how late can i come in", "how early could we get there": a caller asking how late
+  // they can come to a place asks how late it is open ("open" is read for the coming).
+  {
+    pattern: new RegExp(
+      `\\bhow (late|early) ${MODAL} ${WHO} (?:come|get|arrive|turn up|drop|pop)(?: (?:in|by|over|round|there|here))?\\b`,
+      'g',
+    ),
+    asks: 'when',
+    reads: 'are you open',
+  },
+  // "how late are you open", "how early can i ring": "late" and "early" stay, as they say
+  // which end of the day is asked about.
   { pattern: /\bhow (late|early)\b/g, asks: 'when' },
   // "what time do you close", "at what time", "what times"
   { pattern: /\b(?:at |until |till )?what (times?)\b/g, asks: 'when' },
@@ -54,9 +66,9 @@ const IDIOMS: readonly Idiom[] = [
  */
 export function askedPlainly(normalized: string): string {
   let out = normalized;
-  for (const { pattern, asks } of IDIOMS) {
+  for (const { pattern, asks, reads } of IDIOMS) {
     out = out.replace(pattern, (_match, kept?: string) =>
-      typeof kept === 'string' ? `${asks} ${kept}` : asks,
+      [asks, typeof kept === 'string' ? kept : '', reads ?? ''].join(' '),
     );
   }
   return out.replace(/\s+/g, ' ').trim();

@@ -364,6 +364,29 @@ describe('KnowledgeBase on other ways to ask where and when', () => {
     expect([...kb.analyse('what time do you open').terms.keys()]).toContain('when');
   });
 
+  it('reads how late a caller can come as how late the place is open', () => {
+    const physio = new KnowledgeBase([
+      {
+        id: 'hours',
+        questions: ['What are your opening hours?', 'Are you open in the evenings?'],
+        answer: 'Monday to Thursday from eight until eight.',
+      },
+      {
+        id: 'sports',
+        questions: ['Do you treat sports injuries?'],
+        answer: 'Yes, our sports physio sees running injuries every weekday.',
+      },
+    ]);
+    // Neither "open" nor "hours" said: the hours are offered, not "I do not know".
+    const late = physio.retrieve('how late can i come in on a weekday');
+    expect(late.kind !== 'none' && late.kind !== 'choose' && late.match.entry.id).toBe('hours');
+    // "late" names no topic the entries lack: it costs the hours no confidence (though,
+    // said by the caller, it is still a word the entries do not know).
+    const analysed = physio.analyse('how late can i come in on a weekday');
+    expect(analysed.unknown).toEqual([]);
+    expect(analysed.unknownWords).toEqual(['late']);
+  });
+
   it('costs nothing for a question word the entries never use, unless it is the caller’s', () => {
     const custom = new KnowledgeBase([
       { id: 'hours', questions: ['What are your opening hours?'], answer: 'Eight to six.' },

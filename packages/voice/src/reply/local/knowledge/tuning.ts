@@ -73,9 +73,20 @@ export const MIN_TOPIC_CONFIDENCE = 0.2;
 export const CLOSE_RACE = 1.2;
 /**
  * Question words kept as terms because they tell topics apart ("where" vs "when"), but too
- * common to make a match firm on their own.
+ * common to make a match firm on their own; and "late" and "early", which only say which
+ * end of the day a question about time asks for ("how late can i come in on a weekday").
+ * Like the question words, they cost no confidence where the entries never use them. On our
+ * own lines, recorded in four voices: 2 more of 368 paraphrases answered right, 2 fewer
+ * answered "I do not know", nothing else changed.
  */
-export const WEAK_TERMS: ReadonlySet<string> = new Set(['wher', 'when', 'much', 'long']);
+export const WEAK_TERMS: ReadonlySet<string> = new Set([
+  'wher',
+  'when',
+  'much',
+  'long',
+  'late',
+  'early',
+]);
 /** Number words: facts inside answers, never a topic a caller's other words could mean. */
 export const NUMBER_WORDS: ReadonlySet<string> = new Set(
   Array.from({ length: 101 }, (_, n) => numberToWords(n).split(' ')).flat(),
