@@ -89,11 +89,12 @@ describe('Lexicon (built from WordNet, embeddings and a lemmatizer)', () => {
     }
     // A British spelling is what its American spelling is, whatever order WordNet gives its
     // senses in ("licence" lists the state of "poetic licence" first).
-    for (const [british, american] of [
+    const spellings: [british: string, american: string][] = [
       ['licence', 'license'],
       ['harbour', 'harbor'],
       ['judgement', 'judgment'],
-    ]) {
+    ];
+    for (const [british, american] of spellings) {
       expect(lexicon.isThing(british), british).toBe(lexicon.isThing(american));
     }
     expect(lexicon.isThing('licence')).toBe(true);
