@@ -1,12 +1,11 @@
-import { loadMoonshine } from '../stt/moonshine/moonshine-pool.js';
-import type { MoonshineReader } from '../stt/moonshine/moonshine-thread.js';
+import { loadMoonshine, type MoonshineReader } from '../stt/moonshine/moonshine-thread.js';
 
 /** Half a second of silence: the first inference of a session is slow (about a second). */
 const WARM_UP = new Float32Array(8_000);
 
 /**
- * The Moonshine model of a process, loaded on first use (about 0.7 s and 70 MB) on a pool of
- * threads ({@link loadMoonshine}) and shared by every call and engine that hears with it. A
+ * The Moonshine model of a process, loaded on first use (about 0.7 s and 70 MB) on its own
+ * thread ({@link loadMoonshine}) and shared by every call and engine that hears with it. A
  * failed load is forgotten, so the next use tries again; a thread that stopped is
  * restarted by its next reading.
  */

@@ -70,12 +70,11 @@ export {
   moonshineModelDir,
   type MoonshineTranscript,
 } from './moonshine/moonshine-model.js';
-export { MoonshineThread, type MoonshineReader } from './moonshine/moonshine-thread.js';
 export {
   loadMoonshine,
-  MoonshinePool,
-  type MoonshinePoolOptions,
-} from './moonshine/moonshine-pool.js';
+  MoonshineThread,
+  type MoonshineReader,
+} from './moonshine/moonshine-thread.js';
 export {
   MoonshineRecognizer,
   type MoonshineRecognizerOptions,

@@ -2,12 +2,13 @@
  * Moonshine off the event loop. onnxruntime-node computes on the thread that calls it: a
  * transcription with two alternatives held the event loop for about 186 of its 226 ms
  * (measured), stalling every other call's audio and recognition on the process meanwhile.
- * Here one worker thread holds the model (about 70 MB) and reads the turns it is given in
- * the order they come, on another core; `MoonshinePool` shares a few among the process's calls.
+ * Here one worker thread holds the model (about 70 MB, shared by every call of the
+ * process) and reads the turns in the order they come, on the second core.
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { MoonshineTranscript } from './moonshine-model.js';
+import { MoonshineModel, type MoonshineTranscript } from './moonshine-model.js';
 
 /** What reads an utterance with Moonshine: the model itself, or the model on its thread. */
 export interface MoonshineReader {
@@ -159,4 +160,14 @@ export class MoonshineThread implements MoonshineReader {
     });
     return ready;
   }
+}
+
+/**
+ * Moonshine on its own thread when the compiled worker is there, else on this thread
+ * (running from TypeScript sources, as in unit tests).
+ */
+export async function loadMoonshine(modelDir?: string): Promise<MoonshineReader> {
+  return existsSync(MOONSHINE_WORKER_FILE)
+    ? MoonshineThread.start(modelDir === undefined ? {} : { modelDir })
+    : MoonshineModel.load(modelDir);
 }
