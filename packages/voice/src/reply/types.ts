@@ -50,6 +50,18 @@ export interface ReplyEngine {
     independentFrom?: number,
   ): number;
   /**
+   * Optional: an emergency heard only in a second recogniser's later `readings` of the
+   * caller's last turn (`RecognitionResult.recheck`), which was answered as `answered`:
+   * the index of the reading that calls for the urgent answer `answered` did not get, or
+   * -1. `history` is the conversation before that turn. The same rule as `choose` for a
+   * second recogniser's readings: one emergency heard in one of them is enough.
+   */
+  missedEmergency?(
+    answered: string,
+    readings: readonly string[],
+    history: readonly ChatMessage[],
+  ): number;
+  /**
    * Optional: readies what `choose` weighs for the same readings, so that `choose` itself
    * can stay synchronous (the local engine: the sentence meaning of each reading it might
    * answer). The session awaits it first; when it fails, `choose` goes without.

@@ -68,6 +68,28 @@ interface ReplyTurn {
   endCall: boolean;
 }
 
+/** What the caller's turn was answered with, kept until its recheck settles. */
+interface AnsweredTurn {
+  /** The words answered. */
+  text: string;
+  /** The conversation before them. */
+  before: ChatMessage[];
+  /** Their message in the conversation, and in the call's record. */
+  message: ChatMessage;
+  record: RecordMessage;
+  /** The reply to them. */
+  reply: ReplyTurn;
+  caller: CallerTurnTiming;
+}
+
+/** The caller's turn as the turn's metrics report it. */
+interface CallerTurnTiming {
+  silenceMs: number;
+  recognitionMs: number;
+  endpointAt: number;
+  model: RecognitionModel;
+}
+
 const now = () => performance.now();
 
 /**
@@ -341,7 +363,8 @@ export class CallSession {
   ): Promise<void> {
     const recognitionMs = now() - turn.endpointAt;
     if (result.channel) this.channel = result.channel;
-    const text = await chosenReading(result, this.reply, this.history);
+    const before = [...this.history];
+    const text = await chosenReading(result, this.reply, before);
     if (text === '' || this.phase === 'ended') return;
 
     this.listener.message({
@@ -350,15 +373,64 @@ export class CallSession {
       transcriptType: 'final',
       transcript: text,
     });
-    this.history.push({ role: 'user', content: text });
+    const message: ChatMessage = { role: 'user', content: text };
+    this.history.push(message);
     this.addRecord('user', text, turn.spokenAt, turn.endedAt);
+    const record = this.record.at(-1) as RecordMessage;
     this.sendConversation();
-    this.respond({
+    const caller = {
       silenceMs: turn.silenceMs,
       recognitionMs,
       endpointAt: turn.endpointAt,
       model: result.model,
+    };
+    const reply = this.respond(caller);
+    if (result.recheck)
+      await this.recheckCallerTurn(result.recheck, {
+        text,
+        before,
+        message,
+        record,
+        reply,
+        caller,
+      });
+  }
+
+  /**
+   * The second recogniser's reading of the whole turn, which settles after the turn was
+   * answered from its reading at the caller's pause: an emergency heard only in it cuts
+   * the reply short, and the turn is answered again as what it was. The caller's words are
+   * corrected where nothing was said since; otherwise they follow as a turn of their own.
+   */
+  private async recheckCallerTurn(recheck: Promise<string[]>, turn: AnsweredTurn): Promise<void> {
+    const late = await recheck;
+    if (late.length === 0 || this.phase === 'ended' || !this.reply.missedEmergency) return;
+    const unanswered = this.history.at(-1) === turn.message;
+    const index = this.reply.missedEmergency(
+      turn.text,
+      late,
+      unanswered ? turn.before : this.history,
+    );
+    const text = late[index];
+    if (text === undefined) return;
+    this.listener.message({
+      type: 'transcript',
+      role: 'user',
+      transcriptType: 'final',
+      transcript: text,
     });
+    if (this.current === turn.reply) this.withdraw(turn.reply);
+    if (unanswered && this.history.at(-1) === turn.message) {
+      this.history[this.history.length - 1] = { role: 'user', content: text };
+      const at = this.record.indexOf(turn.record);
+      if (at >= 0) this.record[at] = { ...turn.record, message: text };
+      this.listener.conversation([...this.record]);
+    } else {
+      this.history.push({ role: 'user', content: text });
+      this.addRecord('user', text, turn.record.time, turn.record.endTime);
+    }
+    this.sendConversation();
+    this.respond(turn.caller);
   }
 
   // ---- the assistant's turn -------------------------------------------------------------
@@ -376,14 +448,7 @@ export class CallSession {
   }
 
   /** Produces and speaks the reply to the conversation so far. */
-  private respond(
-    caller: {
-      silenceMs: number;
-      recognitionMs: number;
-      endpointAt: number;
-      model: RecognitionModel;
-    } | null,
-  ): void {
+  private respond(caller: CallerTurnTiming | null): ReplyTurn {
     const turn = this.newReplyTurn();
     this.turnCount += 1;
     const turnNumber = this.turnCount;
@@ -427,6 +492,7 @@ export class CallSession {
         phrase ? 'assistant-said-end-call-phrase' : turn.endCall ? 'assistant-ended-call' : null,
       );
     });
+    return turn;
   }
 
   /** The reply engine's events, switching to the fallback engine if the first one fails. */
@@ -560,6 +626,29 @@ export class CallSession {
     }
   }
 
+  /**
+   * Takes back a reply to words the caller did not say (see `recheckCallerTurn`): it stops
+   * at once, and what of it played stays in the call's record but not in the conversation
+   * the reply engine sees, which goes on from the caller's corrected words.
+   */
+  private withdraw(turn: ReplyTurn): void {
+    this.current = null;
+    turn.abort.abort();
+    const played = this.output.clear();
+    this.echo.dropAfter(now());
+    if (turn.firstAudioAt === null) return;
+    this.listener.message({ type: 'clear' });
+    this.listener.message({ type: 'speech-update', role: 'assistant', status: 'stopped' });
+    const heard = turn.spoken.heardBy(played);
+    if (heard !== '')
+      this.addRecord(
+        'bot',
+        heard,
+        Date.now() - (played / this.output.sampleRate) * 1000,
+        Date.now(),
+      );
+  }
+
   // ---- the record -----------------------------------------------------------------------
 
   private addRecord(
@@ -582,16 +671,7 @@ export class CallSession {
     this.listener.message({ type: 'conversation-update', conversation: [...this.history] });
   }
 
-  private reportMetrics(
-    turnNumber: number,
-    caller: {
-      silenceMs: number;
-      recognitionMs: number;
-      endpointAt: number;
-      model: RecognitionModel;
-    },
-    turn: ReplyTurn,
-  ): void {
+  private reportMetrics(turnNumber: number, caller: CallerTurnTiming, turn: ReplyTurn): void {
     const since = (at: number | null) => (at === null ? null : Math.round(at - caller.endpointAt));
     const firstAudioMs = since(turn.firstAudioAt);
     const metrics: TurnMetrics = {

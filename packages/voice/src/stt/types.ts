@@ -33,6 +33,15 @@ export interface RecognitionResult {
    */
   secondOpinion?: string[];
   /**
+   * The second recogniser's readings of the whole utterance, settling after this result
+   * (never rejecting; [] when there are none new): where `secondOpinion` was read at the
+   * caller's latest pause, so the turn could be answered at once, this reading of every
+   * frame, the quiet that ended the turn included, is for the emergency check only. The
+   * session raises an emergency heard only in it (`ReplyEngine.missedEmergency`), cutting
+   * short the reply it already began.
+   */
+  recheck?: Promise<string[]>;
+  /**
    * What the recogniser learned about the caller's channel (microphone, level, voice)
    * from this utterance, to hand to the next `open()` of the same call.
    */

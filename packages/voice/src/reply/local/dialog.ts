@@ -274,6 +274,11 @@ export class Dialog {
     return this.readings.choose(readings, answerable, independentFrom);
   }
 
+  /** See `LocalReplyEngine.missedEmergency`. */
+  missedEmergency(answered: string, readings: readonly string[]): number {
+    return this.readings.missedEmergency(answered, readings);
+  }
+
   /** Whether the words ask for the brief (its trigger phrases, or in other words). */
   private asksForBrief(n: string): boolean {
     const intake = this.intake;

@@ -159,6 +159,28 @@ export class LocalReplyEngine implements ReplyEngine {
     return choice.index;
   }
 
+  /**
+   * An emergency heard only in the second recogniser's reading of the whole turn, after
+   * the turn was answered as `answered` (see `ReplyEngine.missedEmergency`): the reading
+   * with one, unless the answered words already had one. As in `choose`, a word of its
+   * phrase that sounds a phone off counts, and the turn's reply hears it so.
+   */
+  missedEmergency(
+    answered: string,
+    readings: readonly string[],
+    history: readonly ChatMessage[],
+  ): number {
+    const turn = history.filter((message) => message.role === 'user').length;
+    if (this.spelledTurns.has(turn)) return -1;
+    const { dialog } = this.replay(history);
+    const index = dialog.missedEmergency(answered, readings);
+    if (index >= 0) {
+      this.spelledTurns.add(turn);
+      this.doubtfulTurns.delete(turn);
+    }
+    return index;
+  }
+
   conclude(history: readonly ChatMessage[]): CallConclusion {
     return this.replay(history).dialog.conclusion();
   }

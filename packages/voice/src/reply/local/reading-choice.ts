@@ -65,6 +65,13 @@ export interface ReadingContext {
 export class ReadingChooser {
   constructor(private readonly context: ReadingContext) {}
 
+  /** See `LocalReplyEngine.missedEmergency`. */
+  missedEmergency(answered: string, readings: readonly string[]): number {
+    const clean = (text: string) => stripFillers(normalize(text));
+    if (this.context.urgentEntry(clean(answered)) !== undefined) return -1;
+    return readings.findIndex((r) => this.context.urgentEntry(clean(r), true) !== undefined);
+  }
+
   /** See `LocalReplyEngine.choose`. */
   choose(
     readings: readonly string[],

@@ -216,6 +216,26 @@ describe('emergencies in the caller’s own words', () => {
     ).toBe(0);
   });
 
+  it('hears an emergency in a later reading of a turn answered as something else, and answers it so', async () => {
+    const engine = new LocalReplyEngine({ assistant: demoAssistant });
+    const call = new Call(engine);
+    const before = [...call.history];
+    // Answered from the reading at the caller's pause; the whole turn read again after.
+    const answered = 'my brother has chest fame';
+    expect(
+      engine.missedEmergency(answered, ['my brother is fine', 'my brother has a question'], before),
+    ).toBe(-1);
+    // A word a phone off the phrase's counts, as in `choose`, and the reply hears it so.
+    expect(
+      engine.missedEmergency(answered, ['my brother is fine', 'my brother has chast pain'], before),
+    ).toBe(1);
+    expect(await call.reply('my brother has chast pain')).toBe(demoAnswer('emergency'));
+    // Words that were answered as an emergency already miss none.
+    expect(engine.missedEmergency('my sister collapsed', ['my sister has collapsed'], before)).toBe(
+      -1,
+    );
+  });
+
   it("holds back an emergency only the first recogniser's other readings heard, when the second heard a question", () => {
     const engine = new LocalReplyEngine({ assistant: demoAssistant });
     // The domain model's reading heard poison in a request for music.

@@ -15,6 +15,7 @@ import type { SpeechRecognizer } from '../types.js';
 import { MoonshineModel } from './moonshine-model.js';
 import { MoonshineRecognizer } from './moonshine-recognizer.js';
 import { SecondOpinionRecognizer } from './second-opinion-recognizer.js';
+import { normalizeText } from '../language-model/normalize.js';
 
 async function hear(recognizer: SpeechRecognizer, frames: readonly Int16Array[]) {
   const stream = recognizer.open();
@@ -115,25 +116,70 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
       expect(sureOne.secondOpinion).toBeUndefined();
     }, 60_000);
 
-    it('reads a doubted turn whole at its end, not at the caller’s pauses', async () => {
+    it('reads a doubted turn at the caller’s pause, and the whole turn again for the emergency check', async () => {
       const transcribe = vi.spyOn(model, 'transcribe');
       try {
         const recognizer = new SecondOpinionRecognizer({ primary, model: async () => model });
         const quiet = (sure.at(-1) ?? new Int16Array(320)).map(() => 0);
+        const samples = doubted.reduce((n, f) => n + f.length, 0);
         const stream = recognizer.open();
         for (const frame of doubted) stream.push(frame);
         stream.pause?.(100);
+        // Moonshine starts reading at once: the audio so far, given the quiet a turn
+        // ends with (500 ms, the last 100 ms of it repeated).
+        await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
+        const early = transcribe.mock.results[0]?.value as Promise<{ text: string }>;
+        expect(transcribe.mock.calls[0]?.[0].length).toBe(samples + 20 * 320);
         for (let i = 0; i < 10; i++) stream.push(quiet);
-        // Moonshine waits for the turn's end, and reads all of it, quiet included.
-        expect(transcribe).not.toHaveBeenCalled();
         const result = await stream.finish();
-        expect(transcribe).toHaveBeenCalledTimes(1);
-        const samples = doubted.reduce((n, f) => n + f.length, 0);
-        expect(transcribe.mock.calls[0]?.[0].length).toBe(samples + 10 * 320);
+        // The turn is answered from the reading begun at the pause…
+        expect(result.secondOpinion?.[0]).toBe(normalizeText((await early).text));
         expect(result.secondOpinion?.[0]).toMatch(/\bcollapsed\b/);
+        // …and the whole turn, its quiet included, is read again after, for an emergency
+        // the early reading missed; it adds only readings not heard before.
+        expect(transcribe).toHaveBeenCalledTimes(2);
+        expect(transcribe.mock.calls[1]?.[0].length).toBe(samples + 10 * 320);
+        const late = await (result.recheck ?? Promise.reject(new Error('no recheck')));
+        const whole = normalizeText(
+          (await (transcribe.mock.results[1]?.value as Promise<{ text: string }>)).text,
+        );
+        const before = [
+          result.text,
+          ...(result.alternatives ?? []),
+          ...(result.secondOpinion ?? []),
+        ];
+        expect(before.includes(whole) || late[0] === whole).toBe(true);
+        for (const reading of late) expect(before).not.toContain(reading);
       } finally {
         transcribe.mockRestore();
       }
+    }, 60_000);
+
+    it('reads a doubted turn whole at its end when the caller never paused, with nothing to recheck', async () => {
+      const transcribe = vi.spyOn(model, 'transcribe');
+      try {
+        const recognizer = new SecondOpinionRecognizer({ primary, model: async () => model });
+        const result = await hear(recognizer, doubted);
+        expect(transcribe).toHaveBeenCalledTimes(1);
+        expect(transcribe.mock.calls[0]?.[0].length).toBe(
+          doubted.reduce((n, f) => n + f.length, 0),
+        );
+        expect(result.secondOpinion?.[0]).toMatch(/\bcollapsed\b/);
+        expect(result.recheck).toBeUndefined();
+      } finally {
+        transcribe.mockRestore();
+      }
+    }, 60_000);
+
+    it('drops the pause’s reading of a turn the domain model is sure of', async () => {
+      const recognizer = new SecondOpinionRecognizer({ primary, model: async () => model });
+      const stream = recognizer.open();
+      for (const frame of sure) stream.push(frame);
+      stream.pause?.(100);
+      const result = await stream.finish();
+      expect(result.model).toBe('domain');
+      expect(result.secondOpinion).toBeUndefined();
+      expect(result.recheck).toBeUndefined();
     }, 60_000);
 
     it('passes on the readings Moonshine nearly took, each once and never one pocketsphinx gave', async () => {

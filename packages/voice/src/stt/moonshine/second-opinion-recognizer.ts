@@ -5,11 +5,13 @@
  * speaks otherwise its domain model doubts and its general model often mishears: "i have
  * chest pain" in a live call came out as "i can't use to you", with no emergency anywhere
  * in its readings. Moonshine hears callers' own words far better (BENCHMARKS.md) but costs
- * 40–170 ms per utterance after the caller stops. So it reads only the utterances
- * pocketsphinx doubted (its domain model was not sure of them), and its
- * reading goes beside pocketsphinx's as a second opinion that the reply engine checks for
- * an emergency, and answers from when it is a question answered outright that
- * pocketsphinx's best reading could not answer (`ReplyEngine.choose`).
+ * 40–170 ms per utterance. So its reading goes beside pocketsphinx's on the utterances
+ * pocketsphinx doubted (its domain model was not sure of them), as a second opinion that
+ * the reply engine checks for an emergency, and answers from when it is a question
+ * answered outright that pocketsphinx's best reading could not answer
+ * (`ReplyEngine.choose`). It is begun at the caller's pause, so the quiet that ends the
+ * turn pays for it; the whole turn is read again after it has been answered, for an
+ * emergency the early reading missed (`RecognitionResult.recheck`).
  */
 import { normalizeText } from '../language-model/normalize.js';
 import type {
@@ -19,7 +21,7 @@ import type {
   SpeechRecognizer,
 } from '../types.js';
 import type { MoonshineReader } from './moonshine-thread.js';
-import { toFloat } from './moonshine-recognizer.js';
+import { toFloat, withTurnEndQuiet } from './moonshine-recognizer.js';
 
 export interface SecondOpinionOptions {
   /** The streaming recogniser whose words the call answers (pocketsphinx). */
@@ -68,6 +70,22 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
     const stream = this.options.primary.open(options);
     const model = this.options.model;
     let frames: Int16Array[] = [];
+    /**
+     * Moonshine's reading of the audio up to the caller's latest pause, begun then so the
+     * quiet that ends the turn (250–500 ms) hides its time; stale once more audio came.
+     */
+    let early: { frames: number; heard: Promise<string[] | undefined> } | null = null;
+    /** Moonshine's readings of the audio; undefined when the model is missing or failed. */
+    const read = async (audio: readonly Int16Array[]): Promise<string[] | undefined> => {
+      try {
+        const transcript = await (
+          await model()
+        ).transcribe(toFloat(audio), { alternatives: ALTERNATIVES });
+        return [transcript.text, ...(transcript.alternatives ?? [])].map(normalizeText);
+      } catch {
+        return undefined;
+      }
+    };
     return {
       push(frame: Int16Array) {
         stream.push(frame);
@@ -75,35 +93,43 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
         frames.push(Int16Array.from(frame));
       },
       partial: () => stream.partial(),
-      // Not read at a pause: Moonshine reads the whole turn, with the quiet that ended it
-      // (begun at the caller's pause, it missed "i have chest pain" in CI; see the README).
-      pause: (quietMs: number) => stream.pause?.(quietMs),
+      pause(quietMs: number) {
+        stream.pause?.(quietMs);
+        if (frames.length === 0 || early?.frames === frames.length) return;
+        // Whether pocketsphinx will doubt the turn is known only at its end; the reading
+        // is begun for every turn, and dropped when it was not needed.
+        early = { frames: frames.length, heard: read(withTurnEndQuiet(frames, quietMs)) };
+      },
       async finish(): Promise<RecognitionResult> {
         const audio = frames;
+        const begun = early;
         frames = [];
+        early = null;
         const result = await stream.finish();
         if (!doubted(result) || audio.length === 0) return result;
-        let heard: string[];
-        try {
-          const transcript = await (
-            await model()
-          ).transcribe(toFloat(audio), {
-            alternatives: ALTERNATIVES,
-          });
-          heard = [transcript.text, ...(transcript.alternatives ?? [])].map(normalizeText);
-        } catch {
-          // No second opinion (the model is missing or failed): the primary's words stand,
-          // and its own readings are still checked for an emergency.
-          return result;
-        }
         const readings = [result.text, ...(result.alternatives ?? [])];
-        const secondOpinion = [...new Set(heard)].filter(
-          (text) => text !== '' && !readings.includes(text),
+        const fresh = (heard: readonly string[], besides: readonly string[]) =>
+          [...new Set(heard)].filter((text) => text !== '' && !besides.includes(text));
+        // Nothing after the latest pause was speech (see `RecognitionStream.pause`), so a
+        // reading begun there heard every word, and the turn is answered from it at once.
+        // Moonshine hears a turn differently with more quiet after it, so the whole turn is
+        // read again, for an emergency the early reading missed ("i have chest pain" heard
+        // as an ordinary sentence at the pause, twice in CI).
+        const heard = await (begun?.heard ?? read(audio));
+        // Without a second opinion (the model is missing or failed) the primary's words
+        // stand, and its own readings are still checked for an emergency.
+        if (heard === undefined) return result;
+        const secondOpinion = fresh(heard, readings);
+        const answered = secondOpinion.length === 0 ? result : { ...result, secondOpinion };
+        if (begun === null) return answered;
+        const recheck = read(audio).then((late) =>
+          fresh(late ?? [], [...readings, ...secondOpinion]),
         );
-        return secondOpinion.length === 0 ? result : { ...result, secondOpinion };
+        return { ...answered, recheck };
       },
       cancel() {
         frames = [];
+        early = null;
         stream.cancel();
       },
     };

@@ -1,0 +1,185 @@
+/**
+ * The session and a recogniser whose second reading of a turn settles after the turn was
+ * answered (`RecognitionResult.recheck`), with the real local reply engine on the demo
+ * clinic: an emergency heard only in that reading takes back the reply already begun and
+ * is answered as one; any other reading changes nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { FRAME_SAMPLES } from '../audio/format.js';
+import { LocalReplyEngine } from '../reply/local/engine.js';
+import { demoAssistant } from '../reply/testing/conversation.js';
+import type { RecognitionResult, SpeechRecognizer } from '../stt/types.js';
+import type { SpeechSynthesizer } from '../tts/types.js';
+import { CallSession } from './call-session.js';
+import type { CallSessionListener, RecordMessage } from './types.js';
+import type { ServerMessage } from '@talkbooth/protocol';
+
+/** A caller in trouble, in their own words (no entry of the demo clinic uses them). */
+const TROUBLE = 'my grandmother collapsed in the kitchen this morning';
+/** How the recogniser's early readings misheard it: no emergency in it. */
+const MISHEARD = 'my grand mother called in the kitchen this morning';
+
+/** One utterance, answered as `MISHEARD`, whose recheck the test settles when it likes. */
+function recheckingRecognizer(): SpeechRecognizer & { settle: (late: string[]) => void } {
+  let settle: (late: string[]) => void = () => undefined;
+  const recheck = new Promise<string[]>((resolve) => {
+    settle = resolve;
+  });
+  return {
+    provider: 'scripted',
+    settle: (late) => settle(late),
+    open: () => ({
+      push: () => undefined,
+      partial: () => '',
+      finish: (): RecognitionResult => ({
+        text: MISHEARD,
+        model: 'general',
+        secondOpinion: ['my grandmother cold in the kitchen this morning'],
+        recheck,
+      }),
+      cancel: () => undefined,
+    }),
+    dispose: () => undefined,
+  };
+}
+
+/** Speaks every sentence as 600 ms of a quiet tone, in 100 ms chunks. */
+const toneSynthesizer: SpeechSynthesizer = {
+  provider: 'tone',
+  sampleRate: 16000,
+  async *synthesize() {
+    for (let i = 0; i < 6; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      yield Int16Array.from({ length: 1600 }, (_, j) => (j % 2 === 0 ? 300 : -300));
+    }
+  },
+  dispose: () => undefined,
+};
+
+function frames(count: number, amplitude: number): Int16Array[] {
+  return Array.from({ length: count }, () =>
+    Int16Array.from({ length: FRAME_SAMPLES }, (_, i) => (i % 2 === 0 ? amplitude : -amplitude)),
+  );
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !condition(); waited += 10) {
+    if (waited > 10_000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** A call on the demo clinic whose caller says one turn; answers what the test needs. */
+async function callWithOneTurn() {
+  const recognizer = recheckingRecognizer();
+  const messages: ServerMessage[] = [];
+  let record: readonly RecordMessage[] = [];
+  const listener: CallSessionListener = {
+    audio: () => undefined,
+    message: (m) => messages.push(m),
+    conversation: (r) => {
+      record = r;
+    },
+    metrics: () => undefined,
+    ended: () => undefined,
+  };
+  const session = new CallSession(
+    {
+      recognizer,
+      vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
+      synthesizer: toneSynthesizer,
+      voice: 'none',
+      reply: new LocalReplyEngine({ assistant: demoAssistant }),
+    },
+    { endpointSilenceMs: 200, playbackLeadMs: 100 },
+    listener,
+  );
+  const assistant = (status: string) =>
+    messages.filter(
+      (m) => m.type === 'speech-update' && m.role === 'assistant' && m.status === status,
+    ).length;
+  session.start();
+  // The greeting, played out before the caller speaks.
+  await until(() => assistant('stopped') === 1, 'the greeting');
+  for (const f of [...frames(20, 10), ...frames(40, 8000), ...frames(15, 10)])
+    session.pushCallerAudio(f);
+  const userFinals = () =>
+    messages.flatMap((m) =>
+      m.type === 'transcript' && m.role === 'user' && m.transcriptType === 'final'
+        ? [m.transcript]
+        : [],
+    );
+  const assistantSaid = () =>
+    messages.flatMap((m) =>
+      m.type === 'transcript' && m.role === 'assistant' ? [m.transcript] : [],
+    );
+  const conversation = () => {
+    const updates = messages.filter((m) => m.type === 'conversation-update');
+    const last = updates.at(-1);
+    return last?.type === 'conversation-update' ? last.conversation : [];
+  };
+  // The reply to the misheard words has begun playing.
+  await until(() => assistant('started') === 2, 'the reply to the first reading');
+  return {
+    session,
+    recognizer,
+    messages,
+    record: () => record,
+    assistant,
+    userFinals,
+    assistantSaid,
+    conversation,
+  };
+}
+
+describe('CallSession with a recheck of the turn it answered', () => {
+  it('takes back the reply and answers the emergency heard only in the whole-turn reading', async () => {
+    const call = await callWithOneTurn();
+    expect(call.userFinals()).toEqual([MISHEARD]);
+    const before = call.messages.length;
+    call.recognizer.settle([TROUBLE]);
+    await until(
+      () => call.assistantSaid().some((s) => /emergency number/i.test(s)),
+      'the urgent answer',
+    );
+    await until(() => call.assistant('stopped') === 3, 'the urgent answer to end');
+    await call.session.end('customer-ended-call');
+
+    const after = call.messages.slice(before);
+    // The caller's words corrected, then the reply's audio cleared: it had begun playing.
+    expect(after[0]).toEqual({
+      type: 'transcript',
+      role: 'user',
+      transcriptType: 'final',
+      transcript: TROUBLE,
+    });
+    expect(after[1]).toEqual({ type: 'clear' });
+    // The withdrawn reply said none of its sentences in full; the urgent one followed.
+    const said = call.assistantSaid().slice(1);
+    expect(said.length).toBeGreaterThan(0);
+    expect(said.join(' ')).toMatch(/emergency number/i);
+    // The conversation goes on from the corrected words, with one turn of the caller's.
+    const users = call.conversation().filter((m) => m.role === 'user');
+    expect(users).toEqual([{ role: 'user', content: TROUBLE }]);
+    expect(call.conversation().at(-1)?.content).toMatch(/emergency number/i);
+    // The record keeps the call as it went: the caller's corrected words, once.
+    const recorded = call.record().filter((m) => m.role === 'user');
+    expect(recorded.map((m) => m.message)).toEqual([TROUBLE]);
+  }, 20_000);
+
+  it('changes nothing when the whole-turn reading hears no emergency', async () => {
+    const call = await callWithOneTurn();
+    const reply = call.assistantSaid().length;
+    call.recognizer.settle(['my grand mother cold in the kitchen this morning']);
+    await until(() => call.assistant('stopped') === 2, 'the reply to end');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await call.session.end('customer-ended-call');
+    expect(call.userFinals()).toEqual([MISHEARD]);
+    expect(call.messages.some((m) => m.type === 'clear')).toBe(false);
+    expect(call.assistantSaid().length).toBeGreaterThan(reply);
+    expect(call.assistantSaid().join(' ')).not.toMatch(/emergency number/i);
+    expect(call.conversation().filter((m) => m.role === 'user')).toEqual([
+      { role: 'user', content: MISHEARD },
+    ]);
+  }, 20_000);
+});
