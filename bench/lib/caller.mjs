@@ -150,6 +150,30 @@ export class Caller {
       .catch(() => null);
     // Nothing recognised means no reply is coming: the turn is over.
     if (heard !== null) await this.untilAssistantStops(from);
+    // A reply withdrawn because a later reading of the turn heard an emergency (its audio
+    // cleared, then the caller's corrected words): the reply that follows is the turn's.
+    const corrected = () => {
+      const finals = this.messages.slice(from).filter((m) => typeof m === 'object' && final(m));
+      return finals.length > 1 ? finals.at(-1) : undefined;
+    };
+    if (heard !== null && corrected() !== undefined) {
+      const at = this.messages.indexOf(corrected());
+      const speaks = (m, i) =>
+        i > at &&
+        typeof m === 'object' &&
+        m.type === 'speech-update' &&
+        m.role === 'assistant' &&
+        m.status === 'started';
+      const started = await this.waitFor(
+        () => {
+          const i = this.messages.findIndex(speaks);
+          return i >= 0 ? i : this.#open ? undefined : -1;
+        },
+        30_000,
+        'the reply to the corrected words',
+      ).catch(() => -1);
+      if (started >= 0) await this.untilAssistantStops(started);
+    }
     const firstAudio = this.audioTimes.find((t) => t > speechEnd);
     const reply = this.messages
       .slice(from)
@@ -157,7 +181,7 @@ export class Caller {
       .map((m) => m.transcript)
       .join(' ');
     return {
-      heard: heard?.transcript ?? '',
+      heard: (corrected() ?? heard)?.transcript ?? '',
       reply,
       voiceToVoiceMs: firstAudio === undefined ? null : Number((firstAudio - speechEnd).toFixed(1)),
     };

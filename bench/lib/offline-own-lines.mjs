@@ -116,6 +116,8 @@ const SPEAKERS = {
 /** Quiet before and after each line, as a turn's pre-roll and its ending silence keep. */
 const LEAD_SAMPLES = 3_200;
 const TAIL_SAMPLES = 8_000;
+/** 100 ms: the quiet after which a call tells its recogniser the caller paused. */
+const PAUSE_SAMPLES = 1_600;
 
 const assistantOf = ({ knowledge, intake }) => ({
   model: { provider: 'local', model: 'kb', knowledge, intake },
@@ -166,16 +168,23 @@ async function record(speakers) {
           ...(channel ? { channel } : {}),
           ...(question ? { question } : {}),
         });
-        for (let o = 0; o + voice.FRAME_SAMPLES <= samples.length; o += voice.FRAME_SAMPLES)
+        // As in a call: the caller's pause (100 ms of quiet after the words) is told to the
+        // recogniser, which may begin reading there (Moonshine's second opinion).
+        const pauseAt = LEAD_SAMPLES + speech.length + PAUSE_SAMPLES;
+        for (let o = 0; o + voice.FRAME_SAMPLES <= samples.length; o += voice.FRAME_SAMPLES) {
           stream.push(samples.subarray(o, o + voice.FRAME_SAMPLES));
-        const result = await stream.finish();
+          if (o + voice.FRAME_SAMPLES >= pauseAt && o < pauseAt) stream.pause?.(100);
+        }
+        const { recheck, ...result } = await stream.finish();
         channel = result.channel ?? channel;
+        // The whole turn's reading, for the emergency check after the turn was answered.
+        const late = recheck ? await recheck : [];
         rows.push({
           set,
           voice: key,
           text: line.text,
           expect: line.expect ?? null,
-          result: { ...result, channel: undefined },
+          result: { ...result, channel: undefined, ...(late.length > 0 ? { late } : {}) },
         });
       }
     }
@@ -254,12 +263,23 @@ async function judge(rows) {
         );
       continue;
     }
-    const heard = await voice.chosenReading(row.result, engine, history);
+    const before = [...history];
+    let heard = await voice.chosenReading(row.result, engine, history);
+    // As in a call: an emergency heard only in the whole turn's later reading takes the
+    // turn over (the caller's words corrected, the reply given again).
+    const missed = engine.missedEmergency(heard, row.result.late ?? [], before);
+    if (missed >= 0) heard = row.result.late[missed];
     history.push({ role: 'user', content: heard });
     let reply = '';
     for await (const event of engine.reply([...history], new AbortController().signal))
       if (event.type === 'text') reply += event.text;
     history.push({ role: 'assistant', content: reply });
+    if (missed >= 0) {
+      for (const key of [`${row.set} ${row.voice} ${kind}`, `all ${kind}`]) {
+        tally[key] ??= {};
+        tally[key]['taken over late'] = (tally[key]['taken over late'] ?? 0) + 1;
+      }
+    }
     const entry = knowledge.find((k) => k.id === row.expect);
     const told = knowledge.filter((k) => reply.includes(k.answer.slice(0, 30)));
     const alarm = entry?.urgent !== true && /emergency|in danger/i.test(reply);
