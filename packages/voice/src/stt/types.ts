@@ -75,6 +75,11 @@ export interface RecognitionStream {
   /** The best hypothesis so far ('' when nothing yet). */
   partial(): string;
   /**
+   * Optional: how sure the recogniser is of the words so far (0–1; pocketsphinx: its domain
+   * model's confidence, 0 once it doubted them); undefined when it cannot tell yet.
+   */
+  confidenceSoFar?(): number | undefined;
+  /**
    * Optional: the caller has been quiet for `quietMs` (the end of the audio so far) and the
    * utterance may be over. Called again after each new stretch of speech, so when
    * `finish()` follows, nothing after the latest pause was speech. A recogniser may start

@@ -124,8 +124,10 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
         const samples = doubted.reduce((n, f) => n + f.length, 0);
         const stream = recognizer.open();
         for (const frame of doubted) stream.push(frame);
+        // The primary's doubt shows while the caller speaks…
+        expect(stream.confidenceSoFar?.()).toBeLessThan(0.8);
         stream.pause?.(100);
-        // Moonshine starts reading at once: the audio so far, given the quiet a turn
+        // …so Moonshine starts reading at once: the audio so far, given the quiet a turn
         // ends with (500 ms, the last 100 ms of it repeated).
         await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
         const early = transcribe.mock.results[0]?.value as Promise<{ text: string }>;
@@ -171,15 +173,55 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
       }
     }, 60_000);
 
-    it('drops the pause’s reading of a turn the domain model is sure of', async () => {
-      const recognizer = new SecondOpinionRecognizer({ primary, model: async () => model });
-      const stream = recognizer.open();
-      for (const frame of sure) stream.push(frame);
-      stream.pause?.(100);
-      const result = await stream.finish();
-      expect(result.model).toBe('domain');
-      expect(result.secondOpinion).toBeUndefined();
-      expect(result.recheck).toBeUndefined();
+    it('begins no reading at the pause of words the domain model is sure of', async () => {
+      const transcribe = vi.spyOn(model, 'transcribe');
+      try {
+        const recognizer = new SecondOpinionRecognizer({ primary, model: async () => model });
+        const stream = recognizer.open();
+        for (const frame of sure) stream.push(frame);
+        expect(stream.confidenceSoFar?.()).toBeGreaterThanOrEqual(0.8);
+        stream.pause?.(100);
+        const result = await stream.finish();
+        expect(result.model).toBe('domain');
+        expect(result.secondOpinion).toBeUndefined();
+        expect(result.recheck).toBeUndefined();
+        expect(transcribe).not.toHaveBeenCalled();
+      } finally {
+        transcribe.mockRestore();
+      }
+    }, 60_000);
+
+    it('reads the whole turn at its end when the words were sure at the pause but doubted at the end', async () => {
+      // A scripted primary: sure of the words at the pause, not at the end.
+      const scripted: SpeechRecognizer = {
+        provider: 'pocketsphinx',
+        open: () => ({
+          push: () => undefined,
+          partial: () => '',
+          confidenceSoFar: () => 1,
+          finish: () => ({ text: 'my grandmother is kitchen', model: 'general' }),
+          cancel: () => undefined,
+        }),
+        dispose: () => undefined,
+      };
+      const transcribe = vi.spyOn(model, 'transcribe');
+      try {
+        const stream = new SecondOpinionRecognizer({
+          primary: scripted,
+          model: async () => model,
+        }).open();
+        for (const frame of doubted) stream.push(frame);
+        stream.pause?.(100);
+        const result = await stream.finish();
+        expect(transcribe).toHaveBeenCalledTimes(1);
+        expect(transcribe.mock.calls[0]?.[0].length).toBe(
+          doubted.reduce((n, f) => n + f.length, 0),
+        );
+        expect(result.secondOpinion?.[0]).toMatch(/\bcollapsed\b/);
+        expect(result.recheck).toBeUndefined();
+      } finally {
+        transcribe.mockRestore();
+      }
     }, 60_000);
 
     it('passes on the readings Moonshine nearly took, each once and never one pocketsphinx gave', async () => {

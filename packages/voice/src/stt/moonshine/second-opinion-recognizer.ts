@@ -93,11 +93,18 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
         frames.push(Int16Array.from(frame));
       },
       partial: () => stream.partial(),
+      confidenceSoFar: () => stream.confidenceSoFar?.(),
       pause(quietMs: number) {
         stream.pause?.(quietMs);
         if (frames.length === 0 || early?.frames === frames.length) return;
-        // Whether pocketsphinx will doubt the turn is known only at its end; the reading
-        // is begun for every turn, and dropped when it was not needed.
+        // Not for words the domain model is already sure of (the knowledge base's own
+        // wording): the reading would take the other calls' time for nothing. Unknown
+        // (audio still waiting to be decoded) counts as not sure. Should the turn be
+        // doubted at its end after all, it is read whole then.
+        if ((stream.confidenceSoFar?.() ?? 0) >= SURE_CONFIDENCE) {
+          early = null;
+          return;
+        }
         early = { frames: frames.length, heard: read(withTurnEndQuiet(frames, quietMs)) };
       },
       async finish(): Promise<RecognitionResult> {

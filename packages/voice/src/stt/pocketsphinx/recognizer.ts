@@ -756,6 +756,17 @@ class Stream implements PocketsphinxRecognitionStream {
     return text;
   }
 
+  /**
+   * The domain model's confidence in the words so far ({@link domainConfidence}): 0 once it
+   * doubted them or without a domain model, undefined while audio waits to be decoded.
+   */
+  confidenceSoFar(): number | undefined {
+    const domain = this.#pair.domain;
+    if (this.#done || this.#warmUp !== null || this.#backlog.length > 0) return undefined;
+    if (!domain || this.#doubt) return 0;
+    return domainConfidence(this.#api.segments(domain.ps)).confidence;
+  }
+
   finish(): DetailedRecognitionResult {
     if (this.#done) throw new Error('RecognitionStream: finish() after finish() or cancel()');
     const started = performance.now();
