@@ -259,7 +259,7 @@ export class CallSession {
     if (this.silenceTimer !== null) clearInterval(this.silenceTimer);
     if (this.maxTimer !== null) clearTimeout(this.maxTimer);
     this.current?.abort.abort();
-    this.cutShort();
+    this.cutShort('heard');
     this.stream?.cancel();
     this.stream = null;
     this.releaseRecognizer?.();
@@ -419,7 +419,9 @@ export class CallSession {
       transcriptType: 'final',
       transcript: text,
     });
-    if (this.current === turn.reply) this.withdraw(turn.reply);
+    if (this.current === turn.reply && this.cutShort('withdrawn')) {
+      this.listener.message({ type: 'clear' });
+    }
     if (unanswered && this.history.at(-1) === turn.message) {
       this.history[this.history.length - 1] = { role: 'user', content: text };
       const at = this.record.indexOf(turn.record);
@@ -597,56 +599,41 @@ export class CallSession {
   private bargeIn(): void {
     this.pendingInterrupt = false;
     if (this.current === null) return;
-    this.cutShort();
+    this.cutShort('heard');
     this.listener.message({ type: 'clear' });
     this.phase = 'listening';
   }
 
-  /** Stops the current reply; its message in the history keeps only the words played. */
-  private cutShort(): void {
+  /**
+   * Stops the current reply at once and drops its audio not yet played. The words the caller
+   * heard stay in the call's record, and in the conversation the reply engine sees unless the
+   * reply is `withdrawn`: it answered words the caller did not say (see `recheckCallerTurn`),
+   * and the conversation goes on from the corrected words instead. Returns whether any of its
+   * audio had gone out.
+   */
+  private cutShort(kept: 'heard' | 'withdrawn'): boolean {
     const turn = this.current;
-    if (turn === null) return;
+    if (turn === null) return false;
     this.current = null;
     turn.abort.abort();
     const played = this.output.clear();
     this.echo.dropAfter(now());
     const heard = turn.spoken.heardBy(played);
-    if (turn.firstAudioAt !== null) {
+    const audible = turn.firstAudioAt !== null;
+    if (audible) {
       this.listener.message({ type: 'speech-update', role: 'assistant', status: 'stopped' });
     }
     if (heard !== '') {
-      this.history.push({ role: 'assistant', content: heard });
+      if (kept === 'heard') this.history.push({ role: 'assistant', content: heard });
       this.addRecord(
         'bot',
         heard,
         Date.now() - (played / this.output.sampleRate) * 1000,
         Date.now(),
       );
-      this.sendConversation();
+      if (kept === 'heard') this.sendConversation();
     }
-  }
-
-  /**
-   * Takes back a reply to words the caller did not say (see `recheckCallerTurn`): it stops
-   * at once, and what of it played stays in the call's record but not in the conversation
-   * the reply engine sees, which goes on from the caller's corrected words.
-   */
-  private withdraw(turn: ReplyTurn): void {
-    this.current = null;
-    turn.abort.abort();
-    const played = this.output.clear();
-    this.echo.dropAfter(now());
-    if (turn.firstAudioAt === null) return;
-    this.listener.message({ type: 'clear' });
-    this.listener.message({ type: 'speech-update', role: 'assistant', status: 'stopped' });
-    const heard = turn.spoken.heardBy(played);
-    if (heard !== '')
-      this.addRecord(
-        'bot',
-        heard,
-        Date.now() - (played / this.output.sampleRate) * 1000,
-        Date.now(),
-      );
+    return audible;
   }
 
   // ---- the record -----------------------------------------------------------------------

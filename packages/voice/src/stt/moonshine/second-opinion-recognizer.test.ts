@@ -5,13 +5,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { vocabularyFor } from '../../assistant/vocabulary.js';
 import { demoAssistant } from '../../reply/testing/conversation.js';
 import { pocketsphinxAvailable } from '../pocketsphinx/native.js';
 import { PocketsphinxRecognizer } from '../pocketsphinx/recognizer.js';
 import { spokenFramesAll, speechToolsAvailable, TEST_VOICES } from '../testing/speech.js';
-import type { SpeechRecognizer } from '../types.js';
+import type { RecognitionResult, SpeechRecognizer } from '../types.js';
 import { MoonshineModel } from './moonshine-model.js';
 import { MoonshineRecognizer } from './moonshine-recognizer.js';
 import { SecondOpinionRecognizer } from './second-opinion-recognizer.js';
@@ -49,6 +49,16 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
         { text: trouble, voice },
       ]);
     });
+    /** The doubted turn read once, whole, at its end: the emergency heard, nothing to recheck. */
+    function expectReadWholeAtEnd(
+      transcribe: MockInstance<MoonshineModel['transcribe']>,
+      result: RecognitionResult,
+    ) {
+      expect(transcribe).toHaveBeenCalledTimes(1);
+      expect(transcribe.mock.calls[0]?.[0].length).toBe(doubted.reduce((n, f) => n + f.length, 0));
+      expect(result.secondOpinion?.[0]).toMatch(/\bcollapsed\b/);
+      expect(result.recheck).toBeUndefined();
+    }
     afterAll(async () => {
       primary.dispose();
       await model.dispose();
@@ -161,13 +171,7 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
       const transcribe = vi.spyOn(model, 'transcribe');
       try {
         const recognizer = new SecondOpinionRecognizer({ primary, model: async () => model });
-        const result = await hear(recognizer, doubted);
-        expect(transcribe).toHaveBeenCalledTimes(1);
-        expect(transcribe.mock.calls[0]?.[0].length).toBe(
-          doubted.reduce((n, f) => n + f.length, 0),
-        );
-        expect(result.secondOpinion?.[0]).toMatch(/\bcollapsed\b/);
-        expect(result.recheck).toBeUndefined();
+        expectReadWholeAtEnd(transcribe, await hear(recognizer, doubted));
       } finally {
         transcribe.mockRestore();
       }
@@ -212,13 +216,7 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
         }).open();
         for (const frame of doubted) stream.push(frame);
         stream.pause?.(100);
-        const result = await stream.finish();
-        expect(transcribe).toHaveBeenCalledTimes(1);
-        expect(transcribe.mock.calls[0]?.[0].length).toBe(
-          doubted.reduce((n, f) => n + f.length, 0),
-        );
-        expect(result.secondOpinion?.[0]).toMatch(/\bcollapsed\b/);
-        expect(result.recheck).toBeUndefined();
+        expectReadWholeAtEnd(transcribe, await stream.finish());
       } finally {
         transcribe.mockRestore();
       }
