@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import llamaTokenizer from 'llama-tokenizer-js';
 import * as ort from 'onnxruntime-node';
+import type { ReadingOptions } from './moonshine-thread.js';
 
 /** The model's input rate. */
 export const MOONSHINE_SAMPLE_RATE = 16_000;
@@ -113,12 +114,16 @@ export class MoonshineModel {
    * also reads the utterance again from the steps where the decoder was least sure (its
    * runner-up token close to the token it took), up to that many times: an N-best list
    * made by branching, for checks that must not miss a word the model nearly heard.
+   * An aborted `signal` stops the reading between two steps (it rejects with the reason);
+   * `urgency` orders the readings of a `MoonshineThread` only: here each starts at once.
    */
   async transcribe(
     samples: Float32Array,
-    options: { alternatives?: number } = {},
+    options: ReadingOptions = {},
   ): Promise<MoonshineTranscript> {
     if (this.disposed) throw new Error('The Moonshine model was closed.');
+    const { signal } = options;
+    signal?.throwIfAborted();
     // Under a tenth of a second holds no word; the encoder also needs a few frames.
     if (samples.length < MOONSHINE_SAMPLE_RATE / 10)
       return { text: '', tokens: 0, truncated: false };
@@ -134,9 +139,17 @@ export class MoonshineModel {
     );
     const wanted = options.alternatives ?? 0;
     const forks: Fork[] = [];
-    const best = await this.#decode(hidden, maxTokens, [], START_TOKEN, emptyCache(), (fork) => {
-      if (wanted > 0) forks.push(fork);
-    });
+    const best = await this.#decode(
+      hidden,
+      maxTokens,
+      [],
+      START_TOKEN,
+      emptyCache(),
+      signal,
+      (fork) => {
+        if (wanted > 0) forks.push(fork);
+      },
+    );
     const transcript: MoonshineTranscript = {
       text: decode(best.tokens),
       tokens: best.tokens.length,
@@ -157,6 +170,7 @@ export class MoonshineModel {
         [...fork.prefix, fork.token],
         fork.token,
         fork.past,
+        signal,
         () => undefined,
       );
       const text = decode(other.tokens);
@@ -176,11 +190,13 @@ export class MoonshineModel {
     prefix: number[],
     next: number,
     past: Feeds,
+    signal: AbortSignal | undefined,
     onStep: (fork: Fork) => void,
   ): Promise<{ tokens: number[]; truncated: boolean }> {
     const tokens = [...prefix];
     let step = prefix.length;
     for (; step < maxTokens; step++) {
+      signal?.throwIfAborted();
       const output = await this.decoder.run({
         input_ids: new ort.Tensor('int64', BigInt64Array.of(BigInt(next)), [1, 1]),
         encoder_hidden_states: hidden,

@@ -51,6 +51,52 @@ describe.skipIf(!built || !speechToolsAvailable())('Moonshine on its own thread'
     expect(speech).toEqual(copy);
   }, 60_000);
 
+  it('reads one at a time: the readings answers wait for first, in order, then the others', async () => {
+    const done: string[] = [];
+    const ask = (name: string, urgency?: 'now' | 'later') =>
+      thread.transcribe(speech, urgency ? { urgency } : {}).then((transcript) => {
+        done.push(name);
+        return transcript;
+      });
+    // The first starts at once; the rest wait, and a recheck asked before two answers'
+    // readings goes after them.
+    const readings = [ask('first'), ask('recheck', 'later'), ask('second'), ask('third', 'now')];
+    for (const { text } of await Promise.all(readings)) expect(text).toMatch(/appointment/i);
+    expect(done).toEqual(['first', 'second', 'third', 'recheck']);
+  }, 60_000);
+
+  it('drops a reading no longer wanted, waiting or under way, and reads on', async () => {
+    const waiting = new AbortController();
+    const underWay = new AbortController();
+    const first = thread.transcribe(speech, { signal: underWay.signal });
+    const second = thread.transcribe(speech, { signal: waiting.signal });
+    const third = thread.transcribe(speech);
+    const order: string[] = [];
+    void second.catch(() => order.push('second dropped'));
+    void third.then(() => order.push('third read'));
+    waiting.abort();
+    await expect(second).rejects.toThrow(/abort/i);
+    underWay.abort();
+    await expect(first).rejects.toThrow(/abort/i);
+    expect((await third).text).toMatch(/appointment/i);
+    expect(order).toEqual(['second dropped', 'third read']);
+    // A reading dropped before it was asked is never sent.
+    await expect(thread.transcribe(speech, { signal: AbortSignal.abort() })).rejects.toThrow(
+      /abort/i,
+    );
+    expect((await thread.transcribe(speech)).text).toMatch(/appointment/i);
+  }, 60_000);
+
+  it('stops the model’s own reading between two steps when its signal aborts', async () => {
+    const stop = new AbortController();
+    const reading = here.transcribe(speech, { signal: stop.signal });
+    stop.abort(new Error('not wanted any more'));
+    await expect(reading).rejects.toThrow('not wanted any more');
+    await expect(here.transcribe(speech, { signal: AbortSignal.abort() })).rejects.toThrow(
+      /abort/i,
+    );
+  }, 60_000);
+
   it('lets the readings under way finish when it is closed, then refuses the next', async () => {
     // Stopping the thread mid-reading would abort the whole process (see CLOSE_GRACE_MS).
     const closing = await MoonshineThread.start({ workerFile: WORKER });

@@ -3,19 +3,30 @@
  * transcription with two alternatives held the event loop for about 186 of its 226 ms
  * (measured), stalling every other call's audio and recognition on the process meanwhile.
  * Here one worker thread holds the model (about 70 MB, shared by every call of the
- * process) and reads the turns in the order they come, on the second core.
+ * process) and reads the turns one at a time, on the second core: those an answer waits
+ * for first, in the order they came, then the rest (`ReadingOptions.urgency`). A reading
+ * no longer wanted is dropped, or stopped if under way (`ReadingOptions.signal`).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { MoonshineModel, type MoonshineTranscript } from './moonshine-model.js';
 
+export interface ReadingOptions {
+  /** How many readings beside the best to look for (`MoonshineModel.transcribe`). */
+  alternatives?: number;
+  /** Drops the reading: it rejects with the signal's reason, and its work stops. */
+  signal?: AbortSignal;
+  /**
+   * 'now' (the default) when a caller's answer waits for the reading; 'later' when nothing
+   * does (a recheck after the answer): the thread reads it once no 'now' reading waits.
+   */
+  urgency?: 'now' | 'later';
+}
+
 /** What reads an utterance with Moonshine: the model itself, or the model on its thread. */
 export interface MoonshineReader {
-  transcribe(
-    samples: Float32Array,
-    options?: { alternatives?: number },
-  ): Promise<MoonshineTranscript>;
+  transcribe(samples: Float32Array, options?: ReadingOptions): Promise<MoonshineTranscript>;
   dispose(): Promise<void>;
 }
 
@@ -24,6 +35,12 @@ export interface ThreadRequest {
   id: number;
   samples: Float32Array;
   alternatives?: number;
+  urgency?: 'now' | 'later';
+}
+
+/** Tells the worker a reading is no longer wanted (no reply is sent for it). */
+export interface ThreadCancel {
+  cancel: number;
 }
 
 /** Asks the worker to finish the readings it has, free the model and stop. */
@@ -80,17 +97,43 @@ export class MoonshineThread implements MoonshineReader {
    */
   async transcribe(
     samples: Float32Array,
-    options: { alternatives?: number } = {},
+    options: ReadingOptions = {},
   ): Promise<MoonshineTranscript> {
     if (this.#disposed) throw new Error('The Moonshine model was closed.');
+    const { signal } = options;
+    signal?.throwIfAborted();
     const worker = await this.running();
+    signal?.throwIfAborted();
     const id = this.#nextId++;
     // The caller keeps its samples: a copy crosses to the worker.
     const copy = samples.slice();
     return new Promise<MoonshineTranscript>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      const dropped = () => {
+        if (!this.#pending.delete(id)) return;
+        if (this.#pending.size === 0) worker.unref();
+        const cancel: ThreadCancel = { cancel: id };
+        worker.postMessage(cancel);
+        reject(signal?.reason instanceof Error ? signal.reason : new Error('Reading dropped.'));
+      };
+      const settled = () => signal?.removeEventListener('abort', dropped);
+      this.#pending.set(id, {
+        resolve: (transcript) => {
+          settled();
+          resolve(transcript);
+        },
+        reject: (error) => {
+          settled();
+          reject(error);
+        },
+      });
+      signal?.addEventListener('abort', dropped, { once: true });
       worker.ref();
-      const request: ThreadRequest = { id, samples: copy, alternatives: options.alternatives };
+      const request: ThreadRequest = {
+        id,
+        samples: copy,
+        alternatives: options.alternatives,
+        urgency: options.urgency,
+      };
       worker.postMessage(request, [copy.buffer]);
     });
   }

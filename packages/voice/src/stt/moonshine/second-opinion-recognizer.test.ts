@@ -151,6 +151,9 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
         // the early reading missed; it adds only readings not heard before.
         expect(transcribe).toHaveBeenCalledTimes(2);
         expect(transcribe.mock.calls[1]?.[0].length).toBe(samples + 10 * 320);
+        // No answer waits for that reading: other calls' readings may go first.
+        expect(transcribe.mock.calls[0]?.[1]?.urgency ?? 'now').toBe('now');
+        expect(transcribe.mock.calls[1]?.[1]?.urgency).toBe('later');
         const late = await (result.recheck ?? Promise.reject(new Error('no recheck')));
         const whole = normalizeText(
           (await (transcribe.mock.results[1]?.value as Promise<{ text: string }>)).text,
@@ -162,6 +165,38 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
         ];
         expect(before.includes(whole) || late[0] === whole).toBe(true);
         for (const reading of late) expect(before).not.toContain(reading);
+      } finally {
+        transcribe.mockRestore();
+      }
+    }, 60_000);
+
+    it('drops the pause’s reading once the caller speaks on, and answers from the next pause’s', async () => {
+      const transcribe = vi.spyOn(model, 'transcribe');
+      try {
+        const recognizer = new SecondOpinionRecognizer({ primary, model: async () => model });
+        const quiet = (sure.at(-1) ?? new Int16Array(320)).map(() => 0);
+        const half = Math.floor(doubted.length / 2);
+        const stream = recognizer.open();
+        for (const frame of doubted.slice(0, half)) stream.push(frame);
+        stream.pause?.(100);
+        await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
+        const first = transcribe.mock.calls[0]?.[1]?.signal;
+        const stale = transcribe.mock.results[0]?.value as Promise<unknown>;
+        // The caller goes on speaking, and pauses again: the first reading is of no use now.
+        for (const frame of doubted.slice(half)) stream.push(frame);
+        expect(first?.aborted).toBe(false);
+        stream.pause?.(100);
+        expect(first?.aborted).toBe(true);
+        await expect(stale).rejects.toThrow(/abort/i);
+        await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(2));
+        const samples = doubted.reduce((n, f) => n + f.length, 0);
+        expect(transcribe.mock.calls[1]?.[0].length).toBe(samples + 20 * 320);
+        const latest = transcribe.mock.results[1]?.value as Promise<{ text: string }>;
+        for (let i = 0; i < 10; i++) stream.push(quiet);
+        const result = await stream.finish();
+        expect(result.secondOpinion?.[0]).toBe(normalizeText((await latest).text));
+        expect(result.secondOpinion?.[0]).toMatch(/\bcollapsed\b/);
+        await result.recheck;
       } finally {
         transcribe.mockRestore();
       }

@@ -20,7 +20,7 @@ import type {
   RecognitionStream,
   SpeechRecognizer,
 } from '../types.js';
-import type { MoonshineReader } from './moonshine-thread.js';
+import type { MoonshineReader, ReadingOptions } from './moonshine-thread.js';
 import { toFloat, withTurnEndQuiet } from './moonshine-recognizer.js';
 
 export interface SecondOpinionOptions {
@@ -72,15 +72,30 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
     let frames: Int16Array[] = [];
     /**
      * Moonshine's reading of the audio up to the caller's latest pause, begun then so the
-     * quiet that ends the turn (250–500 ms) hides its time; stale once more audio came.
+     * quiet that ends the turn (250–500 ms) hides its time; stale once the caller spoke on,
+     * and then dropped (`drop`), as it would only hold up the readings other calls wait for.
      */
-    let early: { frames: number; heard: Promise<string[] | undefined> } | null = null;
-    /** Moonshine's readings of the audio; undefined when the model is missing or failed. */
-    const read = async (audio: readonly Int16Array[]): Promise<string[] | undefined> => {
+    let early: {
+      frames: number;
+      heard: Promise<string[] | undefined>;
+      drop: AbortController;
+    } | null = null;
+    const dropEarly = () => {
+      early?.drop.abort();
+      early = null;
+    };
+    /**
+     * Moonshine's readings of the audio; undefined when the model is missing or failed, or
+     * the reading was dropped.
+     */
+    const read = async (
+      audio: readonly Int16Array[],
+      options: Omit<ReadingOptions, 'alternatives'> = {},
+    ): Promise<string[] | undefined> => {
       try {
         const transcript = await (
           await model()
-        ).transcribe(toFloat(audio), { alternatives: ALTERNATIVES });
+        ).transcribe(toFloat(audio), { ...options, alternatives: ALTERNATIVES });
         return [transcript.text, ...(transcript.alternatives ?? [])].map(normalizeText);
       } catch {
         return undefined;
@@ -97,15 +112,16 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
       pause(quietMs: number) {
         stream.pause?.(quietMs);
         if (frames.length === 0 || early?.frames === frames.length) return;
+        // The caller spoke on since the pause that began the reading under way.
+        dropEarly();
         // Not for words the domain model is already sure of (the knowledge base's own
         // wording): the reading would take the other calls' time for nothing. Unknown
         // (audio still waiting to be decoded) counts as not sure. Should the turn be
         // doubted at its end after all, it is read whole then.
-        if ((stream.confidenceSoFar?.() ?? 0) >= SURE_CONFIDENCE) {
-          early = null;
-          return;
-        }
-        early = { frames: frames.length, heard: read(withTurnEndQuiet(frames, quietMs)) };
+        if ((stream.confidenceSoFar?.() ?? 0) >= SURE_CONFIDENCE) return;
+        const drop = new AbortController();
+        const heard = read(withTurnEndQuiet(frames, quietMs), { signal: drop.signal });
+        early = { frames: frames.length, heard, drop };
       },
       async finish(): Promise<RecognitionResult> {
         const audio = frames;
@@ -113,7 +129,10 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
         frames = [];
         early = null;
         const result = await stream.finish();
-        if (!doubted(result) || audio.length === 0) return result;
+        if (!doubted(result) || audio.length === 0) {
+          begun?.drop.abort();
+          return result;
+        }
         const readings = [result.text, ...(result.alternatives ?? [])];
         const fresh = (heard: readonly string[], besides: readonly string[]) =>
           [...new Set(heard)].filter((text) => text !== '' && !besides.includes(text));
@@ -129,14 +148,15 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
         const secondOpinion = fresh(heard, readings);
         const answered = secondOpinion.length === 0 ? result : { ...result, secondOpinion };
         if (begun === null) return answered;
-        const recheck = read(audio).then((late) =>
+        // Nothing waits for it: the thread reads it after the readings answers wait for.
+        const recheck = read(audio, { urgency: 'later' }).then((late) =>
           fresh(late ?? [], [...readings, ...secondOpinion]),
         );
         return { ...answered, recheck };
       },
       cancel() {
         frames = [];
-        early = null;
+        dropEarly();
         stream.cancel();
       },
     };
