@@ -2,7 +2,7 @@
  * The session's contract with its recogniser, with stand-in stages: what the recogniser
  * learns about a caller's channel from one utterance reaches the same call's next
  * utterance, and so does the question the assistant asked before it; and a caller who
- * answers the moment the assistant stops is heard from their first word.
+ * answers the moment the assistant stops, or talks over it, is heard from their first word.
  */
 import { describe, expect, it } from 'vitest';
 import { FRAME_SAMPLES } from '../audio/format.js';
@@ -210,6 +210,48 @@ describe('CallSession and its recogniser', () => {
     const heard = recognizer.pushed[0] ?? [];
     expect(heard.filter((f) => f[0] === 2000)).toHaveLength(held.length);
     expect(heard.filter((f) => f[0] === 2001)).toHaveLength(rest.length);
+  });
+
+  it('hears a caller who talks over the assistant from their first word, though softer than it', async () => {
+    const recognizer = new RecordingRecognizer();
+    const speaking: string[] = [];
+    const session = new CallSession(
+      {
+        recognizer,
+        vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
+        // A loud greeting (-4 dBFS) of three seconds: while it plays, a voice more than
+        // 12 dB quieter may be its echo.
+        synthesizer: {
+          provider: 'loud',
+          sampleRate: 16000,
+          async *synthesize() {
+            yield frames(150, 20000).reduce((all, f) => Int16Array.from([...all, ...f]));
+          },
+          dispose: () => undefined,
+        },
+        voice: 'none',
+        reply: { ...askingReply, greeting: () => 'Hello!' },
+      },
+      { endpointSilenceMs: 200 },
+      listener({
+        message: (m) => {
+          if (m.type === 'speech-update') speaking.push(`${m.role} ${m.status}`);
+        },
+      }),
+    );
+    session.start();
+    for (const f of frames(5, 10)) session.pushCallerAudio(f);
+    await until(() => speaking.includes('assistant started'));
+    // The caller's first words at -24 dBFS, held back by the echo guard, a short closure
+    // inside them, and then louder words that start the turn over the assistant.
+    const soft = [...frames(8, 2000), ...frames(1, 10), ...frames(8, 2000)];
+    const loud = frames(10, 12000);
+    for (const f of [...soft, ...loud, ...frames(20, 10)]) session.pushCallerAudio(f);
+    await session.end('customer-ended-call');
+    expect(speaking).toContain('user started');
+    const heard = recognizer.pushed[0] ?? [];
+    expect(heard.filter((f) => f[0] === 2000)).toHaveLength(16);
+    expect(heard.filter((f) => f[0] === 12000)).toHaveLength(loud.length);
   });
 });
 

@@ -200,10 +200,14 @@ export class CallSession {
     const level = levelDb(frame);
     const voiced = this.noise.loudEnough(level) && this.stages.vad.isSpeech(clean);
     const speech = voiced && this.echo.allows(at, level);
-    // Once the assistant has finished, a voice the echo guard holds back in its tail is
-    // most likely the caller answering at once: if a turn starts, it keeps those frames.
-    // While the assistant still plays, it may be its echo, and is left out.
-    const held = voiced && this.phase !== 'speaking';
+    // A voice the echo guard holds back (it may be the assistant's echo) joins a turn that
+    // starts right after it: then it was most likely the caller's first words. Once the
+    // assistant has finished, the caller answering at once; while it still plays, the
+    // caller talking over it, more softly than it at first: "is there parking near the
+    // clinic" over a -7 dBFS answer had 20 of its first 24 frames held back, and was heard
+    // as "your parking…" without them. Where there was echo too, a turn may start with a
+    // little of it (at most `heldFrames`).
+    const held = voiced;
     const event = this.turns.push(clean, speech, () => this.turnLooksComplete(), held);
 
     switch (event.type) {

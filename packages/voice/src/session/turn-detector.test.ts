@@ -26,9 +26,13 @@ describe('TurnDetector', () => {
     const held = new TurnDetector({ frameMs: 20, prerollFrames: 2, heldFrames: 5 });
     const start = push(held, '....vvvvSSS');
     expect(start?.type === 'start' && start.frames.length).toBe(2 + 4 + 3);
-    // A silent frame between ends the held run: only the usual pre-roll.
+    // A short unvoiced gap inside the words (a consonant's closure) keeps the run…
+    const closure = new TurnDetector({ frameMs: 20, prerollFrames: 2, heldFrames: 10 });
+    const afterClosure = push(closure, '....vv.vv...vSSS');
+    expect(afterClosure?.type === 'start' && afterClosure.frames.length).toBe(2 + 9 + 3);
+    // …a longer quiet ends it: only the usual pre-roll.
     const gap = new TurnDetector({ frameMs: 20, prerollFrames: 2, heldFrames: 5 });
-    const afterGap = push(gap, '....vvvv.SSS');
+    const afterGap = push(gap, '....vvvv....SSS');
     expect(afterGap?.type === 'start' && afterGap.frames.length).toBe(2 + 3);
     // No more than `heldFrames` held frames join.
     const long = new TurnDetector({ frameMs: 20, prerollFrames: 2, heldFrames: 5 });

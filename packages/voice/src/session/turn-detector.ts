@@ -6,9 +6,11 @@
  * `earlySilenceMs` when the words so far already make a complete turn.
  *
  * A frame can be voiced (it sounds like speech) without counting as speech: the echo guard
- * holds back the caller's voice just after the assistant stopped, in case it is the
+ * holds back the caller's voice while the assistant is audible, in case it is the
  * assistant's echo. When a turn then starts, the voiced frames right before it were the
- * caller's first words, and they go to the recogniser too (up to `heldFrames`).
+ * caller's first words, and they go to the recogniser too (up to `heldFrames`). Words
+ * have short unvoiced stretches inside (the closure before a "p" or "k"): a gap of up to
+ * `heldGapFrames` does not end the voiced run.
  */
 export interface TurnDetectorOptions {
   frameMs: number;
@@ -22,6 +24,8 @@ export interface TurnDetectorOptions {
   prerollFrames?: number;
   /** Voiced frames held back before the pre-roll that may still join a turn. */
   heldFrames?: number;
+  /** Unvoiced frames inside a run of voiced ones that do not end it (a consonant's closure). */
+  heldGapFrames?: number;
 }
 
 export type TurnEvent =
@@ -41,10 +45,16 @@ export class TurnDetector {
   private readonly startFrames: number;
   private readonly prerollFrames: number;
   private readonly heldFrames: number;
+  private readonly heldGapFrames: number;
   private readonly recent: Int16Array[] = [];
   private speechRun = 0;
-  /** Consecutive voiced frames up to the latest, speech frames included. */
+  /**
+   * Voiced frames up to the latest, speech frames and short gaps between them included
+   * (0 once a gap grew past `heldGapFrames`).
+   */
   private voicedRun = 0;
+  /** Unvoiced frames since the latest voiced one, while they may still be a gap in a run. */
+  private voicedGap = 0;
   private silentFrames = 0;
   /**
    * Frames since the last speech frame of the previous turn: a pre-roll may reach back
@@ -60,6 +70,7 @@ export class TurnDetector {
     this.earlySilenceMs = Math.min(options.earlySilenceMs ?? 250, this.silenceMs);
     this.prerollFrames = options.prerollFrames ?? 10;
     this.heldFrames = options.heldFrames ?? 25;
+    this.heldGapFrames = options.heldGapFrames ?? 3;
   }
 
   get speaking(): boolean {
@@ -86,7 +97,7 @@ export class TurnDetector {
     this.sinceLastTurn += 1;
     if (!this.inTurn) {
       this.speechRun = isSpeech ? this.speechRun + 1 : 0;
-      this.voicedRun = isSpeech || voiced ? this.voicedRun + 1 : 0;
+      this.countVoiced(isSpeech || voiced);
       if (this.speechRun < this.startFrames) return { type: 'idle' };
       this.inTurn = true;
       this.silentFrames = 0;
@@ -107,9 +118,23 @@ export class TurnDetector {
     if (silence >= this.silenceMs || (silence >= this.earlySilenceMs && complete())) {
       this.inTurn = false;
       this.speechRun = 0;
+      this.voicedRun = 0;
+      this.voicedGap = 0;
       return { type: 'end', silenceMs: silence };
     }
     return { type: 'frame', frame, silenceMs: silence };
+  }
+
+  private countVoiced(voiced: boolean): void {
+    if (voiced) {
+      this.voicedRun += 1 + this.voicedGap;
+      this.voicedGap = 0;
+    } else if (this.voicedRun > 0 && this.voicedGap < this.heldGapFrames) {
+      this.voicedGap += 1;
+    } else {
+      this.voicedRun = 0;
+      this.voicedGap = 0;
+    }
   }
 
   /** Abandons the current turn (the call is ending). */
@@ -117,6 +142,7 @@ export class TurnDetector {
     this.inTurn = false;
     this.speechRun = 0;
     this.voicedRun = 0;
+    this.voicedGap = 0;
     this.silentFrames = 0;
     this.sinceLastTurn = Infinity;
     this.recent.length = 0;
