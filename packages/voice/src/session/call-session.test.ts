@@ -91,6 +91,36 @@ function frames(count: number, amplitude: number): Int16Array[] {
   );
 }
 
+/**
+ * A session that greets with `greetingFrames` of loud audio (-4 dBFS: while it plays and
+ * for 400 ms after, a voice more than 12 dB quieter may be its echo), a stand-in voice
+ * detector (a frame above 1000 is voiced) and the caller's turn ended by 200 ms of quiet.
+ */
+function sessionWithLoudGreeting(
+  recognizer: SpeechRecognizer,
+  greetingFrames: number,
+  message: CallSessionListener['message'],
+): CallSession {
+  return new CallSession(
+    {
+      recognizer,
+      vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
+      synthesizer: {
+        provider: 'loud',
+        sampleRate: 16000,
+        async *synthesize() {
+          yield frames(greetingFrames, 20000).reduce((all, f) => Int16Array.from([...all, ...f]));
+        },
+        dispose: () => undefined,
+      },
+      voice: 'none',
+      reply: { ...askingReply, greeting: () => 'Hello!' },
+    },
+    { endpointSilenceMs: 200 },
+    listener({ message }),
+  );
+}
+
 describe('CallSession and its recogniser', () => {
   it("passes each utterance's channel estimate and the assistant's question to the next utterance", async () => {
     const recognizer = new RecordingRecognizer();
@@ -171,30 +201,10 @@ describe('CallSession and its recogniser', () => {
   it('hears a caller who answers at once from their first word, though the echo guard held it', async () => {
     const recognizer = new RecordingRecognizer();
     const stopped: string[] = [];
-    const session = new CallSession(
-      {
-        recognizer,
-        vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
-        // A loud greeting (-4 dBFS): for 400 ms after it, a voice more than 12 dB quieter
-        // may be its echo.
-        synthesizer: {
-          provider: 'loud',
-          sampleRate: 16000,
-          async *synthesize() {
-            yield frames(10, 20000).reduce((all, f) => Int16Array.from([...all, ...f]));
-          },
-          dispose: () => undefined,
-        },
-        voice: 'none',
-        reply: { ...askingReply, greeting: () => 'Hello!' },
-      },
-      { endpointSilenceMs: 200 },
-      listener({
-        message: (m) => {
-          if (m.type === 'speech-update' && m.role === 'assistant') stopped.push(m.status);
-        },
-      }),
-    );
+    // A loud greeting of 200 ms: for 400 ms after it, a quieter voice may be its echo.
+    const session = sessionWithLoudGreeting(recognizer, 10, (m) => {
+      if (m.type === 'speech-update' && m.role === 'assistant') stopped.push(m.status);
+    });
     session.start();
     for (const f of frames(20, 10)) session.pushCallerAudio(f);
     await until(() => stopped.includes('stopped'));
@@ -215,30 +225,10 @@ describe('CallSession and its recogniser', () => {
   it('hears a caller who talks over the assistant from their first word, though softer than it', async () => {
     const recognizer = new RecordingRecognizer();
     const speaking: string[] = [];
-    const session = new CallSession(
-      {
-        recognizer,
-        vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
-        // A loud greeting (-4 dBFS) of three seconds: while it plays, a voice more than
-        // 12 dB quieter may be its echo.
-        synthesizer: {
-          provider: 'loud',
-          sampleRate: 16000,
-          async *synthesize() {
-            yield frames(150, 20000).reduce((all, f) => Int16Array.from([...all, ...f]));
-          },
-          dispose: () => undefined,
-        },
-        voice: 'none',
-        reply: { ...askingReply, greeting: () => 'Hello!' },
-      },
-      { endpointSilenceMs: 200 },
-      listener({
-        message: (m) => {
-          if (m.type === 'speech-update') speaking.push(`${m.role} ${m.status}`);
-        },
-      }),
-    );
+    // A loud greeting of three seconds: while it plays, a quieter voice may be its echo.
+    const session = sessionWithLoudGreeting(recognizer, 150, (m) => {
+      if (m.type === 'speech-update') speaking.push(`${m.role} ${m.status}`);
+    });
     session.start();
     for (const f of frames(5, 10)) session.pushCallerAudio(f);
     await until(() => speaking.includes('assistant started'));

@@ -207,8 +207,7 @@ export class CallSession {
     // clinic" over a -7 dBFS answer had 20 of its first 24 frames held back, and was heard
     // as "your parking…" without them. Where there was echo too, a turn may start with a
     // little of it (at most `heldFrames`).
-    const held = voiced;
-    const event = this.turns.push(clean, speech, () => this.turnLooksComplete(), held);
+    const event = this.turns.push(clean, speech, () => this.turnLooksComplete(), voiced);
 
     switch (event.type) {
       case 'start':
