@@ -198,6 +198,62 @@ describe('CallSession and its recogniser', () => {
     expect(heard.slice(last).every((f) => Math.abs(f[0] ?? 0) < 1000)).toBe(true);
   });
 
+  it('readies the meaning of the readings the recogniser expects at the pause, before the turn ends', async () => {
+    const events: string[] = [];
+    const recognizer: SpeechRecognizer = {
+      provider: 'early',
+      open: () => ({
+        push: () => undefined,
+        partial: () => '',
+        // Moonshine's reading of the turn so far, begun at the pause, comes back in the quiet.
+        pause: () => Promise.resolve(['where can i park', 'where can i bark']),
+        finish: (): RecognitionResult => {
+          events.push('finish');
+          return {
+            text: 'where can i park',
+            model: 'general',
+            alternatives: ['where can i pork'],
+            secondOpinion: ['where can i bark'],
+          };
+        },
+        cancel: () => undefined,
+      }),
+      dispose: () => undefined,
+    };
+    const session = new CallSession(
+      {
+        recognizer,
+        vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
+        synthesizer: silentSynthesizer,
+        voice: 'none',
+        reply: {
+          ...askingReply,
+          prepareReadings: async (readings) => {
+            events.push(`prepare ${readings.join(', ')}`);
+          },
+          choose: () => 0,
+        },
+      },
+      { endpointSilenceMs: 300 },
+      listener(),
+    );
+    session.start();
+    // Frames arrive 20 ms apart in a call: the event loop turns between them.
+    for (const f of [...frames(20, 10), ...frames(30, 8000), ...frames(20, 10)]) {
+      session.pushCallerAudio(f);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await session.end('customer-ended-call');
+    expect(events).toEqual([
+      // In the quiet after the last word, while the turn's end was awaited…
+      'prepare where can i park, where can i bark',
+      'finish',
+      // …then the turn's own readings, of which only the new one costs any encoding.
+      'prepare where can i park, where can i pork, where can i bark',
+    ]);
+  });
+
   it('hears a caller who answers at once from their first word, though the echo guard held it', async () => {
     const recognizer = new RecordingRecognizer();
     const stopped: string[] = [];

@@ -310,7 +310,8 @@ export class CallSession {
     this.stream.push(frame);
     this.framesInTurn += 1;
     this.lastActivity = now();
-    if (silenceMs >= PAUSE_MS && silenceMs - FRAME_MS < PAUSE_MS) this.stream.pause?.(silenceMs);
+    if (silenceMs >= PAUSE_MS && silenceMs - FRAME_MS < PAUSE_MS)
+      this.readyEarly(this.stream.pause?.(silenceMs));
     // A partial result every 100 ms is plenty for live captions.
     if (this.framesInTurn % 5 !== 0) return;
     const partial = this.stream.partial();
@@ -328,6 +329,21 @@ export class CallSession {
     ) {
       this.bargeIn();
     }
+  }
+
+  /**
+   * Readies the meaning of the readings the recogniser expects should the turn end at this
+   * pause (`RecognitionStream.pause`), while the quiet that ends the turn goes by: the turn's
+   * own preparation then finds them done (encoding a turn's readings took about 65 ms after
+   * its end, half the wait between the turn's end and the reply's first text). If the
+   * caller speaks on, the work is wasted; if it fails, the turn prepares them itself.
+   */
+  private readyEarly(readings: Promise<string[]> | void): void {
+    const reply = this.reply;
+    if (readings === undefined || reply.prepareReadings === undefined) return;
+    readings
+      .then((early) => (early.length > 0 ? reply.prepareReadings?.(early) : undefined))
+      .catch(() => undefined);
   }
 
   private finishCallerTurn(silenceMs: number): void {

@@ -83,9 +83,12 @@ export interface RecognitionStream {
    * Optional: the caller has been quiet for `quietMs` (the end of the audio so far) and the
    * utterance may be over. Called again after each new stretch of speech, so when
    * `finish()` follows, nothing after the latest pause was speech. A recogniser may start
-   * reading the utterance here rather than at `finish()`.
+   * reading the utterance here rather than at `finish()`; it then answers the readings it
+   * expects `finish()` to give should the turn end at this pause (its best first; never
+   * rejecting, [] when it has none), so the session can ready what it will need to answer
+   * them while the quiet that ends the turn goes by.
    */
-  pause?(quietMs: number): void;
+  pause?(quietMs: number): Promise<string[]> | void;
   /**
    * Ends the utterance and answers the final hypothesis. The stream is done afterwards.
    * A recogniser that reads the whole utterance at once (Moonshine) answers a promise;

@@ -87,13 +87,15 @@ describe.skipIf(!speechToolsAvailable())('the Moonshine recogniser', () => {
       for (const frame of frames.slice(0, half)) stream.push(frame);
       stream.pause?.(100);
       for (const frame of frames.slice(half)) stream.push(frame);
-      stream.pause?.(100);
+      const readied = stream.pause?.(100);
       // At work before the turn ends, on all of the words.
       await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(2));
       for (let i = 0; i < 10; i++) stream.push(new Int16Array(320));
       const result = await stream.finish();
       expect(transcribe).toHaveBeenCalledTimes(2);
       expect(result.text).toBe(expected);
+      // The pause told the session the words to expect (no follower: Moonshine's alone).
+      expect(await readied).toEqual([expected]);
       expect(wordErrors(SENTENCES[1] ?? '', result.text).errors).toBeLessThanOrEqual(1);
     } finally {
       transcribe.mockRestore();

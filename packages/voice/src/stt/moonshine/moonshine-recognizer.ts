@@ -91,6 +91,12 @@ export class MoonshineRecognizer implements SpeechRecognizer {
         // Awaited at `finish()`, unless more speech makes it stale.
         heard.catch(() => undefined);
         early = { frames: frames.length, heard };
+        // Moonshine's words, and pocketsphinx's so far (taken when its domain model is sure).
+        const heardSoFar = stream?.partial() ?? '';
+        return heard.then(
+          (reading) => distinct([normalizeText(reading.text), heardSoFar], ''),
+          () => (heardSoFar === '' ? [] : [heardSoFar]),
+        );
       },
       async finish(): Promise<RecognitionResult> {
         check();

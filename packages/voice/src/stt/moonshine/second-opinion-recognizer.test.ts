@@ -136,7 +136,8 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
         for (const frame of doubted) stream.push(frame);
         // The primary's doubt shows while the caller speaks…
         expect(stream.confidenceSoFar?.()).toBeLessThan(0.8);
-        stream.pause?.(100);
+        const primarySoFar = stream.partial();
+        const expected = stream.pause?.(100);
         // …so Moonshine starts reading at once: the audio so far, given the quiet a turn
         // ends with (500 ms, the last 100 ms of it repeated).
         await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
@@ -147,6 +148,13 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
         // The turn is answered from the reading begun at the pause…
         expect(result.secondOpinion?.[0]).toBe(normalizeText((await early).text));
         expect(result.secondOpinion?.[0]).toMatch(/\bcollapsed\b/);
+        // The pause told the session which readings to expect, the primary's so far first,
+        // so their meaning could be readied before the turn ended: every reading of
+        // Moonshine's that the turn got among them.
+        const readied = (await expected) ?? [];
+        expect(primarySoFar).not.toBe('');
+        expect(readied[0]).toBe(primarySoFar);
+        for (const reading of result.secondOpinion ?? []) expect(readied).toContain(reading);
         // …and the whole turn, its quiet included, is read again after, for an emergency
         // the early reading missed; it adds only readings not heard before.
         expect(transcribe).toHaveBeenCalledTimes(2);
@@ -219,9 +227,11 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
         const stream = recognizer.open();
         for (const frame of sure) stream.push(frame);
         expect(stream.confidenceSoFar?.()).toBeGreaterThanOrEqual(0.8);
-        stream.pause?.(100);
+        const expected = stream.pause?.(100);
         const result = await stream.finish();
         expect(result.model).toBe('domain');
+        // The words the pause said to expect are the ones the turn got.
+        expect(await expected).toEqual([result.text]);
         expect(result.secondOpinion).toBeUndefined();
         expect(result.recheck).toBeUndefined();
         expect(transcribe).not.toHaveBeenCalled();

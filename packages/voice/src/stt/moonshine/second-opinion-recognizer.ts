@@ -114,14 +114,18 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
         if (frames.length === 0 || early?.frames === frames.length) return;
         // The caller spoke on since the pause that began the reading under way.
         dropEarly();
+        // What the primary has heard so far: its best reading, should the turn end here.
+        const heardSoFar = stream.partial();
+        const primary = heardSoFar === '' ? [] : [heardSoFar];
         // Not for words the domain model is already sure of (the knowledge base's own
         // wording): the reading would take the other calls' time for nothing. Unknown
         // (audio still waiting to be decoded) counts as not sure. Should the turn be
         // doubted at its end after all, it is read whole then.
-        if ((stream.confidenceSoFar?.() ?? 0) >= SURE_CONFIDENCE) return;
+        if ((stream.confidenceSoFar?.() ?? 0) >= SURE_CONFIDENCE) return Promise.resolve(primary);
         const drop = new AbortController();
         const heard = read(withTurnEndQuiet(frames, quietMs), { signal: drop.signal });
         early = { frames: frames.length, heard, drop };
+        return heard.then((second) => [...new Set([...primary, ...(second ?? [])])]);
       },
       async finish(): Promise<RecognitionResult> {
         const audio = frames;

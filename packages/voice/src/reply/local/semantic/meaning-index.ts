@@ -47,6 +47,8 @@ export class MeaningIndex {
   private ready: EntryVectors | null = null;
   private readonly texts: { entry: number; text: string }[];
   private readonly sentences = new Map<string, SentenceVector>();
+  /** Sentences whose encoding is under way, and when it settles. */
+  private readonly encoding = new Map<string, Promise<void>>();
 
   /**
    * `normalize` puts the entries' questions and answers into the form the caller's
@@ -62,23 +64,37 @@ export class MeaningIndex {
     );
   }
 
-  /** Encodes the entries (once per knowledge base) and whichever of these sentences are new. */
+  /**
+   * Encodes the entries (once per knowledge base) and whichever of these sentences are new.
+   * A sentence already being encoded (readied early, at the caller's pause) is waited for,
+   * not encoded again.
+   */
   async prepare(sentences: readonly string[]): Promise<void> {
-    const fresh = [...new Set(sentences)].filter((s) => s !== '' && !this.sentences.has(s));
-    const [entries, vectors] = await Promise.all([
+    const wanted = [...new Set(sentences)].filter((s) => s !== '' && !this.sentences.has(s));
+    const fresh = wanted.filter((s) => !this.encoding.has(s));
+    const encoding = Promise.all([
       entryVectors(this.texts, this.encoder),
       this.encoder.encode(fresh),
-    ]);
-    this.ready = entries;
-    for (const [i, sentence] of fresh.entries()) {
-      const vector = vectors[i];
-      if (vector !== undefined) this.sentences.set(sentence, vector);
-    }
-    while (this.sentences.size > SENTENCE_CACHE_SIZE) {
-      const oldest = this.sentences.keys().next().value;
-      if (oldest === undefined) break;
-      this.sentences.delete(oldest);
-    }
+    ]).then(([entries, vectors]) => {
+      this.ready = entries;
+      for (const [i, sentence] of fresh.entries()) {
+        const vector = vectors[i];
+        if (vector !== undefined) this.sentences.set(sentence, vector);
+      }
+      while (this.sentences.size > SENTENCE_CACHE_SIZE) {
+        const oldest = this.sentences.keys().next().value;
+        if (oldest === undefined) break;
+        this.sentences.delete(oldest);
+      }
+    });
+    const settled = encoding.finally(() => {
+      for (const sentence of fresh) this.encoding.delete(sentence);
+    });
+    // Whoever waits for one of these sentences learns of a failure through `prepare`.
+    settled.catch(() => undefined);
+    for (const sentence of fresh) this.encoding.set(sentence, settled);
+    const elsewhere = wanted.filter((s) => !fresh.includes(s)).map((s) => this.encoding.get(s));
+    await Promise.all([encoding, ...elsewhere]);
   }
 
   /**

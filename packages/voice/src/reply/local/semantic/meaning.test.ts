@@ -327,6 +327,49 @@ describe('the meaning index', () => {
     await index.prepare(['returning a gift']);
     expect(encoded).toBe(before);
   });
+
+  it('encodes a sentence once when it is asked for again while being encoded', async () => {
+    const requests: string[][] = [];
+    const inner = chosenEncoder({
+      'returning a gift': { returns: 0.8 },
+      'when do you open': { hours: 0.9 },
+    });
+    const counting: SentenceEncoder = {
+      encode(sentences) {
+        requests.push([...sentences]);
+        return inner.encode(sentences);
+      },
+    };
+    const index = new MeaningIndex(ENTRIES, counting, said);
+    // Readied early, at the caller's pause, then asked for again with more when the turn ends.
+    const early = index.prepare(['returning a gift']);
+    const atEnd = index.prepare(['returning a gift', 'when do you open']);
+    await atEnd;
+    // The turn's own call waited for the early encoding: both sentences are ranked.
+    expect(index.rank('returning a gift')?.[0]?.similarity).toBeCloseTo(0.8, 5);
+    expect(index.rank('when do you open')?.[0]?.similarity).toBeCloseTo(0.9, 5);
+    await early;
+    // (The entries' own texts are encoded too, unless an earlier test cached them.)
+    const callers = requests
+      .flat()
+      .filter((s) => s === 'returning a gift' || s === 'when do you open');
+    expect(callers.sort()).toEqual(['returning a gift', 'when do you open']);
+  });
+
+  it('fails the preparation of everyone waiting for a sentence whose encoding failed', async () => {
+    const failing: SentenceEncoder = {
+      encode: (sentences) =>
+        sentences.some((s) => s === 'returning a gift')
+          ? Promise.reject(new Error('the encoder is gone'))
+          : chosenEncoder({}).encode(sentences),
+    };
+    const index = new MeaningIndex(ENTRIES, failing, said);
+    const early = index.prepare(['returning a gift']);
+    const atEnd = index.prepare(['returning a gift']);
+    await expect(early).rejects.toThrow('the encoder is gone');
+    await expect(atEnd).rejects.toThrow('the encoder is gone');
+    expect(index.rank('returning a gift')).toBeUndefined();
+  });
 });
 
 describe('the Universal Sentence Encoder', () => {
