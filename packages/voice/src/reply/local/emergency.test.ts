@@ -46,6 +46,18 @@ describe('EmergencyDetector', () => {
     expect(detect('he had a stroak')).toBeUndefined();
   });
 
+  it('remembers what it heard in a sentence apart for spelled and sounded slips', () => {
+    // A detector of its own: what others were asked must not decide this.
+    const fresh = new EmergencyDetector();
+    const said = normalize('she took too many of her bills');
+    expect(fresh.detect(said, { soundSlips: true })).toBe('take too many pill');
+    expect(fresh.detect(said)).toBeUndefined();
+    expect(fresh.detect(said, { soundSlips: true })).toBe('take too many pill');
+    const other = new EmergencyDetector();
+    expect(other.detect(said)).toBeUndefined();
+    expect(other.detect(said, { soundSlips: true })).toBe('take too many pill');
+  });
+
   it('lets a word a phone off stand for a phrase word when asked to, one slip only', () => {
     const slips = (said: string) => detector.detect(normalize(said), { soundSlips: true });
     expect(detect('she took too many of her bills')).toBeUndefined();

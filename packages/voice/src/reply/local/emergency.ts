@@ -14,6 +14,7 @@
  * word is not an English word at all (a real word, "chess", is taken as said) and the
  * phrase's other words are heard as they are.
  */
+import { LRUCache } from 'lru-cache';
 import { AS_WRITTEN, EMERGENCY_PHRASES, spokenPhrase } from '../../language/emergency-phrases.js';
 import { Lexicon } from '../../language/lexicon.js';
 import { editDistance } from './text.js';
@@ -24,6 +25,11 @@ const MAX_GAP = 2;
 const MIN_SLIP_PHONES = 3;
 /** Letters a slip may have (caller's word and phrase word alike), so short words never slip. */
 const MIN_SLIP_LETTERS = 4;
+/**
+ * Sentences whose answer a detector keeps: a call's reply engine checks each turn's
+ * readings, and every earlier turn again at each new one (its dialog replays the call).
+ */
+const DETECTED_CACHE_SIZE = 1024;
 
 /** Possessive and reflexive pronouns, each mapped to the first person the phrases use. */
 const PERSON: ReadonlyMap<string, string> = new Map([
@@ -50,8 +56,21 @@ export class EmergencyDetector {
     );
   }
 
+  /** What {@link detect} answered, by sentence and whether sound slips counted ('' for none). */
+  private readonly detected = new LRUCache<string, string>({ max: DETECTED_CACHE_SIZE });
+
   /** The emergency phrase the normalised words contain, if any ("chest pain"). */
   detect(normalized: string, options: { soundSlips?: boolean } = {}): string | undefined {
+    const key = `${options.soundSlips === true ? 'sounds' : 'letters'}:${normalized}`;
+    const cached = this.detected.get(key);
+    if (cached !== undefined) return cached === '' ? undefined : cached;
+    const phrase = this.detectAfresh(normalized, options);
+    this.detected.set(key, phrase ?? '');
+    return phrase;
+  }
+
+  /** {@link detect}, without the cache. */
+  private detectAfresh(normalized: string, options: { soundSlips?: boolean }): string | undefined {
     const lemmas = normalized
       .split(' ')
       .filter((w) => w !== '')

@@ -150,6 +150,16 @@ describe('KnowledgeBase on the demo clinic', () => {
     expect(kb.rank('is the doctor nice')[0]?.unknownContentWords).toBe(1);
   });
 
+  it('analyses a sentence once, as a knowledge base new to it would', () => {
+    const mine = new KnowledgeBase(entries);
+    const said = 'is there a car park near the clinic';
+    const first = mine.analyse(said);
+    // A call's dialog replays every earlier turn at each new one: the same analysis.
+    expect(mine.analyse(said)).toBe(first);
+    expect(first).toEqual(new KnowledgeBase(entries).analyse(said));
+    expect(mine.analyse('where do i park my car')).not.toBe(first);
+  });
+
   it('asks, not tells, when the caller names a thing the knowledge base never mentions', () => {
     // The opening hours of somewhere else: "open" is the hours entry's word, but the question
     // is about a pool, a thing no entry names.

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { KnowledgeEntry } from '@talkbooth/protocol';
 import { Lexicon } from '../../../language/lexicon.js';
 import { Bm25Index, type Bm25Options } from '../bm25.js';
@@ -65,6 +66,12 @@ const ARTICLE_REACH = 2;
  * ranking is decided on the words alone first (by-words.ts), then with the sentence's
  * meaning beside them (by-meaning.ts); the weights and thresholds are in tuning.ts.
  */
+/**
+ * Sentences whose analysis a knowledge base keeps: a long call's turns with every reading
+ * of each (up to about 15), with room to spare.
+ */
+const ANALYSED_CACHE_SIZE = 1024;
+
 export class KnowledgeBase {
   readonly thresholds: RetrievalThresholds;
   private readonly entries: KnowledgeEntry[];
@@ -82,6 +89,12 @@ export class KnowledgeBase {
   /** The entries' question words as the recogniser's dictionary says them, with their term. */
   private readonly questionSounds: { word: string; sounds: string; term: string }[] = [];
   private readonly meaningCache = new Map<string, { term: string; similarity: number }[]>();
+  /**
+   * Sentences already analysed (`analyse`), which depends on the sentence alone: a call's
+   * reply engine replays every earlier turn of the call at each new one, and weighs
+   * each turn's readings several times over (for an emergency, an answer, the reply).
+   */
+  private readonly analysed = new LRUCache<string, AnalysedQuery>({ max: ANALYSED_CACHE_SIZE });
   private readonly meaning: MeaningIndex | undefined;
 
   constructor(entries: readonly KnowledgeEntry[], options: KnowledgeBaseOptions = {}) {
@@ -158,6 +171,15 @@ export class KnowledgeBase {
    * ({@link soundsLike}), as {@link SOUND_WEIGHT}.
    */
   analyse(text: string): AnalysedQuery {
+    const cached = this.analysed.get(text);
+    if (cached !== undefined) return cached;
+    const analysed = this.analyseAfresh(text);
+    this.analysed.set(text, analysed);
+    return analysed;
+  }
+
+  /** {@link analyse}, without the cache. */
+  private analyseAfresh(text: string): AnalysedQuery {
     const said = words(text);
     // Idioms read as the question word they stand for ("how late" → "when late"), which
     // the caller did not say themselves.

@@ -55,17 +55,17 @@ export type Retrieval =
 
 /** An analysed query: term → weight, each word's terms, and the words nothing matched. */
 export interface AnalysedQuery {
-  terms: Map<string, number>;
+  readonly terms: ReadonlyMap<string, number>;
   /** Terms the caller said themselves (or a near-miss spelling of), not only in meaning. */
-  firm: Set<string>;
+  readonly firm: ReadonlySet<string>;
   /** For each word that matched, the terms it stands for and their weights. */
-  words: Map<string, number>[];
+  readonly words: readonly ReadonlyMap<string, number>[];
   /** For each word that matched (same order), the terms it is itself or nearly spells. */
-  firmWords: Set<string>[];
+  readonly firmWords: readonly ReadonlySet<string>[];
   /** Terms of the words nothing matched. */
-  unknown: string[];
+  readonly unknown: readonly string[];
   /** The words nothing matched, as the caller said them. */
-  unknownWords: string[];
+  readonly unknownWords: readonly string[];
   /**
    * Things or places the caller names that the knowledge base has no word for, in meaning
    * or spelling, or that is only a kind of one of its words ("a hotel", where the entries
@@ -75,7 +75,7 @@ export interface AnalysedQuery {
    * library", "a taxi to the station", "the swimming pool"), that is not just saying which
    * of the entries' own things is meant ("a car park").
    */
-  namedThings: string[];
+  readonly namedThings: readonly string[];
 }
 
 /**
