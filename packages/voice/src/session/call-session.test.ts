@@ -92,6 +92,28 @@ function frames(count: number, amplitude: number): Int16Array[] {
 }
 
 /**
+ * A session that speaks in silence, with a stand-in voice detector (a frame above 1000 is
+ * voiced) and the caller's turn ended by `endpointSilenceMs` of quiet.
+ */
+function quietSession(
+  recognizer: SpeechRecognizer,
+  endpointSilenceMs: number,
+  reply: ReplyEngine = askingReply,
+): CallSession {
+  return new CallSession(
+    {
+      recognizer,
+      vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
+      synthesizer: silentSynthesizer,
+      voice: 'none',
+      reply,
+    },
+    { endpointSilenceMs },
+    listener(),
+  );
+}
+
+/**
  * A session that greets with `greetingFrames` of loud audio (-4 dBFS: while it plays and
  * for 400 ms after, a voice more than 12 dB quieter may be its echo), a stand-in voice
  * detector (a frame above 1000 is voiced) and the caller's turn ended by 200 ms of quiet.
@@ -124,17 +146,7 @@ function sessionWithLoudGreeting(
 describe('CallSession and its recogniser', () => {
   it("passes each utterance's channel estimate and the assistant's question to the next utterance", async () => {
     const recognizer = new RecordingRecognizer();
-    const session = new CallSession(
-      {
-        recognizer,
-        vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
-        synthesizer: silentSynthesizer,
-        voice: 'none',
-        reply: askingReply,
-      },
-      { endpointSilenceMs: 200 },
-      listener(),
-    );
+    const session = quietSession(recognizer, 200);
     session.start();
     for (let turn = 0; turn < 3; turn++) {
       // Quiet (the noise floor), 600 ms of speech, then enough quiet to end the turn.
@@ -160,17 +172,7 @@ describe('CallSession and its recogniser', () => {
 
   it('tells the recogniser each time the caller pauses, the last time after their last word', async () => {
     const recognizer = new RecordingRecognizer();
-    const session = new CallSession(
-      {
-        recognizer,
-        vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
-        synthesizer: silentSynthesizer,
-        voice: 'none',
-        reply: askingReply,
-      },
-      { endpointSilenceMs: 400 },
-      listener(),
-    );
+    const session = quietSession(recognizer, 400);
     session.start();
     // Words, a breath (60 ms: no pause), words, a pause mid-sentence (200 ms), the last
     // words, and the quiet that ends the turn.
@@ -220,23 +222,13 @@ describe('CallSession and its recogniser', () => {
       }),
       dispose: () => undefined,
     };
-    const session = new CallSession(
-      {
-        recognizer,
-        vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
-        synthesizer: silentSynthesizer,
-        voice: 'none',
-        reply: {
-          ...askingReply,
-          prepareReadings: async (readings) => {
-            events.push(`prepare ${readings.join(', ')}`);
-          },
-          choose: () => 0,
-        },
+    const session = quietSession(recognizer, 300, {
+      ...askingReply,
+      prepareReadings: async (readings) => {
+        events.push(`prepare ${readings.join(', ')}`);
       },
-      { endpointSilenceMs: 300 },
-      listener(),
-    );
+      choose: () => 0,
+    });
     session.start();
     // Frames arrive 20 ms apart in a call: the event loop turns between them.
     for (const f of [...frames(20, 10), ...frames(30, 8000), ...frames(20, 10)]) {

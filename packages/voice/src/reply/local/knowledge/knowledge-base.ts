@@ -57,6 +57,12 @@ const ARTICLES: ReadonlySet<string> = new Set(['the', 'a', 'an']);
 const ARTICLE_REACH = 2;
 
 /**
+ * Sentences whose analysis a knowledge base keeps: a long call's turns with every reading
+ * of each (up to about 15), with room to spare.
+ */
+const ANALYSED_CACHE_SIZE = 1024;
+
+/**
  * Ranked retrieval over an assistant's knowledge base. Each entry is one BM25 document made
  * of its questions (weight 1) and its answer (weight {@link ANSWER_WEIGHT}); a query's score
  * is turned into a 0–1 confidence by dividing it by what the query would score if each of
@@ -66,12 +72,6 @@ const ARTICLE_REACH = 2;
  * ranking is decided on the words alone first (by-words.ts), then with the sentence's
  * meaning beside them (by-meaning.ts); the weights and thresholds are in tuning.ts.
  */
-/**
- * Sentences whose analysis a knowledge base keeps: a long call's turns with every reading
- * of each (up to about 15), with room to spare.
- */
-const ANALYSED_CACHE_SIZE = 1024;
-
 export class KnowledgeBase {
   readonly thresholds: RetrievalThresholds;
   private readonly entries: KnowledgeEntry[];

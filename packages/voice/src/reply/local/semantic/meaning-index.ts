@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { KnowledgeEntry } from '@talkbooth/protocol';
 import { cosine, type SentenceEncoder, type SentenceVector } from './sentence-encoder.js';
 
@@ -46,7 +47,7 @@ function entryVectors(
 export class MeaningIndex {
   private ready: EntryVectors | null = null;
   private readonly texts: { entry: number; text: string }[];
-  private readonly sentences = new Map<string, SentenceVector>();
+  private readonly sentences = new LRUCache<string, SentenceVector>({ max: SENTENCE_CACHE_SIZE });
   /** Sentences whose encoding is under way, and when it settles. */
   private readonly encoding = new Map<string, Promise<void>>();
 
@@ -72,7 +73,7 @@ export class MeaningIndex {
   async prepare(sentences: readonly string[]): Promise<void> {
     const wanted = [...new Set(sentences)].filter((s) => s !== '' && !this.sentences.has(s));
     const fresh = wanted.filter((s) => !this.encoding.has(s));
-    const encoding = Promise.all([
+    const encoded = Promise.all([
       entryVectors(this.texts, this.encoder),
       this.encoder.encode(fresh),
     ]).then(([entries, vectors]) => {
@@ -81,20 +82,15 @@ export class MeaningIndex {
         const vector = vectors[i];
         if (vector !== undefined) this.sentences.set(sentence, vector);
       }
-      while (this.sentences.size > SENTENCE_CACHE_SIZE) {
-        const oldest = this.sentences.keys().next().value;
-        if (oldest === undefined) break;
-        this.sentences.delete(oldest);
-      }
     });
-    const settled = encoding.finally(() => {
+    const settled = encoded.finally(() => {
       for (const sentence of fresh) this.encoding.delete(sentence);
     });
     // Whoever waits for one of these sentences learns of a failure through `prepare`.
     settled.catch(() => undefined);
     for (const sentence of fresh) this.encoding.set(sentence, settled);
     const elsewhere = wanted.filter((s) => !fresh.includes(s)).map((s) => this.encoding.get(s));
-    await Promise.all([encoding, ...elsewhere]);
+    await Promise.all([encoded, ...elsewhere]);
   }
 
   /**
