@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Lexicon } from '../../language/lexicon.js';
-import { pickOfTwo } from './choice.js';
+import { pickOfTwo, settledInSoManyWords } from './choice.js';
 
 const lexicon = Lexicon.default();
 const pick = (reply: string) => pickOfTwo(reply, lexicon);
@@ -38,5 +38,31 @@ describe('which of two offered topics a reply picks', () => {
     expect(pick('i want to cancel it')).toBeUndefined();
     expect(pick('no')).toBeUndefined();
     expect(pick('can i ask one more question about parking')).toBeUndefined();
+  });
+});
+
+describe('a reply that settles the choice in so many words', () => {
+  it.each([
+    ['the first one please', 'first'],
+    ['and the second', 'second'],
+    ['both of them', 'both'],
+    ['no thanks', 'neither'],
+    ['neither of them', 'neither'],
+    ['no not that', 'neither'],
+  ] as const)('"%s" settles it: %s', (reply, expected) => {
+    expect(settledInSoManyWords(reply, lexicon)).toBe(expected);
+  });
+
+  it('is not any reply with other words, nor one that picks by sound or not at all', () => {
+    // Other words: a choice and more, an emergency, a topic's own words, a slip of "both".
+    expect(settledInSoManyWords('the first one but my chest hurts', lexicon)).toBeUndefined();
+    expect(settledInSoManyWords('no my husband collapsed', lexicon)).toBeUndefined();
+    expect(settledInSoManyWords('i want to cancel it', lexicon)).toBeUndefined();
+    expect(settledInSoManyWords('both and', lexicon)).toBe('both');
+    expect(settledInSoManyWords('both on', lexicon)).toBeUndefined();
+    // A misheard ordinal, a pointer that says not which, a bare yes.
+    expect(settledInSoManyWords('the sick and one', lexicon)).toBeUndefined();
+    expect(settledInSoManyWords('that one', lexicon)).toBeUndefined();
+    expect(settledInSoManyWords('yes', lexicon)).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@
  * again rather than told the topic a guess picked.
  */
 import type { Lexicon } from '../../language/lexicon.js';
+import { yesNo } from './intents.js';
 import { soundsOf } from './sound.js';
 import { editDistance } from './text.js';
 
@@ -73,4 +74,51 @@ function bySound(phrase: string, lexicon: Lexicon): Pick {
   const rival = scored.find((s) => s.pick !== best.pick);
   if (rival !== undefined && rival.distance - best.distance < SOUND_MARGIN) return 'unsure';
   return best.pick;
+}
+
+/**
+ * The words of a reply that only picks one of the two, or only turns both down ("the
+ * first one please", "both of them", "no thanks", "neither of them", "no not that"):
+ * positions, pointers, yes and no, thanks, and the words that join them.
+ */
+const CHOOSING_WORDS: ReadonlySet<string> = new Set([
+  ...FIRST,
+  ...SECOND,
+  ...BOTH,
+  ...POINTERS,
+  ...NUMBER_LEADS,
+  'one',
+  'two',
+  'of',
+  'them',
+  'and',
+  'so',
+  'just',
+  'please',
+  'thanks',
+  'thank',
+  'you',
+  'nope',
+  'nah',
+  'not',
+  'neither',
+  'none',
+  'sorry',
+]);
+
+/**
+ * What a reply to "Do you mean, A, or B?" settles when it is made of nothing but choosing
+ * words: the topic it picks in so many words, or "neither" for a plain no. Undefined when
+ * it says anything else (a question, a topic's own words, an emergency), or picks only
+ * by sound or without saying which ("that one").
+ */
+export function settledInSoManyWords(
+  normalized: string,
+  lexicon: Lexicon,
+): Exclude<Pick, 'unsure'> | 'neither' | undefined {
+  const ws = normalized.split(' ').filter((w) => w !== '');
+  if (ws.length === 0 || ws.some((w) => !CHOOSING_WORDS.has(w))) return undefined;
+  const pick = pickOfTwo(normalized, lexicon, { bySound: false });
+  if (pick !== undefined && pick !== 'unsure') return pick;
+  return pick === undefined && yesNo(normalized) === 'no' ? 'neither' : undefined;
 }

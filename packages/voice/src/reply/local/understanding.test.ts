@@ -81,6 +81,27 @@ describe('a dialogue that copes with doubt', () => {
     expect(await call.reply('the sick and one')).toBe(demoAnswer('cancel'));
   });
 
+  it('takes a second recogniser’s plain choice over the first’s slip, an emergency or another choice', async () => {
+    const call = newCall();
+    await call.reply('what about my appointment');
+    // Pocketsphinx's best reading and its next, then the second recogniser's two.
+    const choose = (readings: string[]) => call.engine.choose?.(readings, call.history, 1, 2);
+    expect(choose(['there is swelling', 'there is one', 'the first one', 'on the first one'])).toBe(
+      2,
+    );
+    expect(choose(['both and', 'both on', 'no thanks', 'no frank'])).toBe(2);
+    // Not when the second recogniser heard an emergency too, a phone off included, nor
+    // when its reading says more than a choice.
+    expect(
+      choose(['there is swelling', 'there is one', 'the first one', 'there is swelling']),
+    ).toBe(0);
+    expect(
+      choose(['he took too many pills', 'he took two', 'the first one', 'he took too many bills']),
+    ).toBe(0);
+    expect(choose(['there is swelling', 'there is one', 'the first one and swelling'])).toBe(0);
+    expect(await call.reply('the first one')).toBe(demoAnswer('booking'));
+  });
+
   it('takes "neither" for a no to both, and asks for other words', async () => {
     const call = newCall();
     await call.reply('what about my appointment');
