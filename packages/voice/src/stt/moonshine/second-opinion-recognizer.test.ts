@@ -267,6 +267,47 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
       }
     }, 60_000);
 
+    it('asks Moonshine about a short reply to "Do you mean …?" even when the domain model is sure of it', async () => {
+      // A scripted primary, sure of whatever it heard ("i would" was pocketsphinx's sure
+      // reading of "both" after such a question).
+      const sureOf = (text: string): SpeechRecognizer => ({
+        provider: 'pocketsphinx',
+        open: () => ({
+          push: () => undefined,
+          partial: () => text,
+          confidenceSoFar: () => 1,
+          finish: () => ({ text, model: 'domain', confidence: 1 }),
+          cancel: () => undefined,
+        }),
+        dispose: () => undefined,
+      });
+      const question = 'Do you mean, where are we located, or what are our opening hours?';
+      const heard = async (primary: SpeechRecognizer, options?: { question: string }) => {
+        const stream = new SecondOpinionRecognizer({ primary, model: async () => model }).open(
+          options,
+        );
+        for (const frame of doubted) stream.push(frame);
+        const expected = await stream.pause?.(100);
+        return { expected, result: await stream.finish() };
+      };
+      const transcribe = vi.spyOn(model, 'transcribe');
+      try {
+        const short = await heard(sureOf('i would'), { question });
+        // Begun at the pause, where that reading answers the turn; read again once answered.
+        expect(short.result.secondOpinion?.[0]).toMatch(/\bcollapsed\b/);
+        expect(short.expected).toEqual(['i would', ...(short.result.secondOpinion ?? [])]);
+        await short.result.recheck;
+        expect(transcribe).toHaveBeenCalledTimes(2);
+        transcribe.mockClear();
+        // The same sure words with no choice asked of the caller, and a longer reply to it.
+        await heard(sureOf('i would'));
+        await heard(sureOf('i would like to cancel it'), { question });
+        expect(transcribe).not.toHaveBeenCalled();
+      } finally {
+        transcribe.mockRestore();
+      }
+    }, 60_000);
+
     it('passes on the readings Moonshine nearly took, each once and never one pocketsphinx gave', async () => {
       const scripted: SpeechRecognizer = {
         provider: 'pocketsphinx',

@@ -6,7 +6,8 @@
  * chest pain" in a live call came out as "i can't use to you", with no emergency anywhere
  * in its readings. Moonshine hears callers' own words far better (BENCHMARKS.md) but costs
  * 40–170 ms per utterance. So its reading goes beside pocketsphinx's on the utterances
- * pocketsphinx doubted (its domain model was not sure of them), as a second opinion that
+ * pocketsphinx doubted (its domain model was not sure of them, or they are a few words
+ * replying to the assistant's "Do you mean …?"), as a second opinion that
  * the reply engine checks for an emergency, and answers from when it is a question
  * answered outright that pocketsphinx's best reading could not answer
  * (`ReplyEngine.choose`). It is begun at the caller's pause, so the quiet that ends the
@@ -14,6 +15,7 @@
  * emergency the early reading missed (`RecognitionResult.recheck`).
  */
 import { normalizeText } from '../language-model/normalize.js';
+import { CLARIFYING_QUESTION } from '../../language/clarifying.js';
 import type {
   RecognitionOptions,
   RecognitionResult,
@@ -59,6 +61,19 @@ function doubted(result: RecognitionResult & { confidence?: number }): boolean {
   return result.model === 'domain' && (result.confidence ?? 1) < SURE_CONFIDENCE;
 }
 
+/**
+ * A reply to the assistant's "Do you mean …?" of at most this many words gets a second
+ * opinion whatever the domain model's confidence: such a reply closes a choice ("both",
+ * "the first"), and the share of one or two words the model expected says little (it
+ * heard "both" as "i would" and "the first" as "a tooth", each at 1).
+ */
+const SHORT_REPLY_WORDS = 3;
+
+/** Whether the assistant's words before the turn ask the caller to choose ("Do you mean, A, or B?"). */
+function asksToChoose(question: string | undefined): boolean {
+  return question !== undefined && normalizeText(question).includes(CLARIFYING_QUESTION);
+}
+
 export class SecondOpinionRecognizer implements SpeechRecognizer {
   readonly provider: string;
 
@@ -69,6 +84,9 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
   open(options?: RecognitionOptions): RecognitionStream {
     const stream = this.options.primary.open(options);
     const model = this.options.model;
+    const closing = asksToChoose(options?.question);
+    const shortReply = (text: string) =>
+      closing && text.split(' ').filter((w) => w !== '').length <= SHORT_REPLY_WORDS;
     let frames: Int16Array[] = [];
     /**
      * Moonshine's reading of the audio up to the caller's latest pause, begun then so the
@@ -121,7 +139,8 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
         // wording): the reading would take the other calls' time for nothing. Unknown
         // (audio still waiting to be decoded) counts as not sure. Should the turn be
         // doubted at its end after all, it is read whole then.
-        if ((stream.confidenceSoFar?.() ?? 0) >= SURE_CONFIDENCE) return Promise.resolve(primary);
+        if ((stream.confidenceSoFar?.() ?? 0) >= SURE_CONFIDENCE && !shortReply(heardSoFar))
+          return Promise.resolve(primary);
         const drop = new AbortController();
         const heard = read(withTurnEndQuiet(frames, quietMs), { signal: drop.signal });
         early = { frames: frames.length, heard, drop };
@@ -133,7 +152,7 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
         frames = [];
         early = null;
         const result = await stream.finish();
-        if (!doubted(result) || audio.length === 0) {
+        if ((!doubted(result) && !shortReply(result.text)) || audio.length === 0) {
           begun?.drop.abort();
           return result;
         }
