@@ -65,4 +65,15 @@ describe('a reply that settles the choice in so many words', () => {
     expect(settledInSoManyWords('that one', lexicon)).toBeUndefined();
     expect(settledInSoManyWords('yes', lexicon)).toBeUndefined();
   });
+
+  it('takes a plain yes or no, or "the first", for the one topic of "Do you mean, A?"', () => {
+    expect(settledInSoManyWords('yes please', lexicon, 1)).toBe('first');
+    expect(settledInSoManyWords('yes that is right', lexicon, 1)).toBe('first');
+    expect(settledInSoManyWords('the first one', lexicon, 1)).toBe('first');
+    expect(settledInSoManyWords('no that is wrong', lexicon, 1)).toBe('neither');
+    expect(settledInSoManyWords('nope', lexicon, 1)).toBe('neither');
+    // Of one topic there is no second; a yes with more words is not plain.
+    expect(settledInSoManyWords('the second one', lexicon, 1)).toBeUndefined();
+    expect(settledInSoManyWords('yes breathe', lexicon, 1)).toBeUndefined();
+  });
 });

@@ -77,8 +77,8 @@ function bySound(phrase: string, lexicon: Lexicon): Pick {
 }
 
 /**
- * The words of a reply that only picks one of the two, or only turns both down ("the
- * first one please", "both of them", "no thanks", "neither of them", "no not that"):
+ * The words of a reply that only picks, accepts or turns down what was offered ("the first
+ * one please", "both of them", "yes that is right", "no thanks", "neither of them"):
  * positions, pointers, yes and no, thanks, and the words that join them.
  */
 const CHOOSING_WORDS: ReadonlySet<string> = new Set([
@@ -87,38 +87,33 @@ const CHOOSING_WORDS: ReadonlySet<string> = new Set([
   ...BOTH,
   ...POINTERS,
   ...NUMBER_LEADS,
-  'one',
-  'two',
-  'of',
-  'them',
-  'and',
-  'so',
-  'just',
-  'please',
-  'thanks',
-  'thank',
-  'you',
-  'nope',
-  'nah',
-  'not',
-  'neither',
-  'none',
-  'sorry',
+  ...`one two of them and so just please thanks thank you yeah yep sure okay ok right correct
+  it is nope nah not wrong really quite neither none sorry`.split(/\s+/),
 ]);
 
+/** What a reply settles of what "Do you mean …?" offered: which of it, or none. */
+export type Settled = Exclude<Pick, 'unsure'> | 'neither';
+
 /**
- * What a reply to "Do you mean, A, or B?" settles when it is made of nothing but choosing
- * words: the topic it picks in so many words, or "neither" for a plain no. Undefined when
- * it says anything else (a question, a topic's own words, an emergency), or picks only
- * by sound or without saying which ("that one").
+ * What a reply to "Do you mean, A?" (one topic `offered`) or "Do you mean, A, or B?" (two)
+ * settles when it is made of nothing but choosing words: the topic it picks or accepts in
+ * so many words, or "neither" for a plain no. Undefined when it says anything else (a
+ * question, a topic's own words, an emergency), or picks only by sound or without saying
+ * which ("that one" of two, "yes" to two).
  */
 export function settledInSoManyWords(
   normalized: string,
   lexicon: Lexicon,
-): Exclude<Pick, 'unsure'> | 'neither' | undefined {
+  offered: 1 | 2 = 2,
+): Settled | undefined {
   const ws = normalized.split(' ').filter((w) => w !== '');
   if (ws.length === 0 || ws.some((w) => !CHOOSING_WORDS.has(w))) return undefined;
   const pick = pickOfTwo(normalized, lexicon, { bySound: false });
+  const answer = yesNo(normalized);
+  if (offered === 1) {
+    if (answer === 'no') return 'neither';
+    return answer === 'yes' || pick === 'first' ? 'first' : undefined;
+  }
   if (pick !== undefined && pick !== 'unsure') return pick;
-  return pick === undefined && yesNo(normalized) === 'no' ? 'neither' : undefined;
+  return pick === undefined && answer === 'no' ? 'neither' : undefined;
 }

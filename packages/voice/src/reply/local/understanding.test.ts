@@ -102,6 +102,17 @@ describe('a dialogue that copes with doubt', () => {
     expect(await call.reply('the first one')).toBe(demoAnswer('booking'));
   });
 
+  it('takes a second recogniser’s plain yes or no to "Do you mean, A?" over the first’s slip', async () => {
+    const call = newCall();
+    expect(await call.reply('is the doctor nice')).toMatch(/Do you mean, .*book/);
+    const choose = (readings: string[]) => call.engine.choose?.(readings, call.history, 1, 2);
+    expect(choose(['yes breathe', 'yes brief', 'yes please', 'yes leave'])).toBe(2);
+    expect(choose(['no that is drown', 'no that is all', 'no that is wrong'])).toBe(2);
+    // Not a yes with more words.
+    expect(choose(['yes breathe', 'yes brief', 'yes i cannot breathe'])).toBe(0);
+    expect(await call.reply('yes please')).toBe(demoAnswer('booking'));
+  });
+
   it('takes "neither" for a no to both, and asks for other words', async () => {
     const call = newCall();
     await call.reply('what about my appointment');

@@ -64,10 +64,11 @@ function doubted(result: RecognitionResult & { confidence?: number }): boolean {
 /**
  * A reply to the assistant's "Do you mean …?" of at most this many words gets a second
  * opinion whatever the domain model's confidence: such a reply closes a choice ("both",
- * "the first"), and the share of one or two words the model expected says little (it
- * heard "both" as "i would" and "the first" as "a tooth", each at 1).
+ * "the first", "no that is wrong"), and the share of a few words the model expected says
+ * little (it heard "both" as "i would" and "the first" as "a tooth", each at 1, and "no
+ * that is wrong" as "no that is drown" at 0.8).
  */
-const SHORT_REPLY_WORDS = 3;
+const SHORT_REPLY_WORDS = 4;
 
 /** Whether the assistant's words before the turn ask the caller to choose ("Do you mean, A, or B?"). */
 function asksToChoose(question: string | undefined): boolean {
