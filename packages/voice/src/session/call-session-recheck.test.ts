@@ -19,26 +19,40 @@ const TROUBLE = 'my grandmother collapsed in the kitchen this morning';
 /** How the recogniser's early readings misheard it: no emergency in it. */
 const MISHEARD = 'my grand mother called in the kitchen this morning';
 
-/** One utterance, answered as `MISHEARD`, whose recheck the test settles when it likes. */
+/** A later turn's words: a question the demo clinic answers, heard outright. */
+const NEXT = 'what are your opening hours';
+
+/**
+ * One utterance, answered as `MISHEARD`, whose recheck the test settles when it likes;
+ * any later one is heard as {@link NEXT}, with nothing to recheck.
+ */
 function recheckingRecognizer(): SpeechRecognizer & { settle: (late: string[]) => void } {
   let settle: (late: string[]) => void = () => undefined;
   const recheck = new Promise<string[]>((resolve) => {
     settle = resolve;
   });
+  let opened = 0;
   return {
     provider: 'scripted',
     settle: (late) => settle(late),
-    open: () => ({
-      push: () => undefined,
-      partial: () => '',
-      finish: (): RecognitionResult => ({
-        text: MISHEARD,
-        model: 'general',
-        secondOpinion: ['my grandmother cold in the kitchen this morning'],
-        recheck,
-      }),
-      cancel: () => undefined,
-    }),
+    open: () => {
+      opened += 1;
+      const first = opened === 1;
+      return {
+        push: () => undefined,
+        partial: () => '',
+        finish: (): RecognitionResult =>
+          first
+            ? {
+                text: MISHEARD,
+                model: 'general',
+                secondOpinion: ['my grandmother cold in the kitchen this morning'],
+                recheck,
+              }
+            : { text: NEXT, model: 'domain' },
+        cancel: () => undefined,
+      };
+    },
     dispose: () => undefined,
   };
 }
@@ -122,6 +136,10 @@ async function callWithOneTurn() {
   await until(() => assistant('started') === 2, 'the reply to the first reading');
   return {
     session,
+    /** The caller says another turn. */
+    speak: () => {
+      for (const f of [...frames(40, 8000), ...frames(15, 10)]) session.pushCallerAudio(f);
+    },
     recognizer,
     messages,
     record: () => record,
@@ -179,6 +197,28 @@ describe('CallSession with a recheck of the turn it answered', () => {
     expect(call.assistantSaid().join(' ')).not.toMatch(/emergency number/i);
     expect(call.conversation().filter((m) => m.role === 'user')).toEqual([
       { role: 'user', content: MISHEARD },
+    ]);
+  }, 20_000);
+
+  it('answers the caller’s next turn while the last one’s recheck is still out, and its emergency after', async () => {
+    const call = await callWithOneTurn();
+    await until(() => call.assistant('stopped') === 2, 'the first reply to end');
+    call.speak();
+    await until(() => call.userFinals().includes(NEXT), 'the next turn heard');
+    await until(() => call.assistant('stopped') === 3, 'the next reply to end');
+    expect(call.assistantSaid().join(' ')).toMatch(/open/i);
+    // The recheck settles late: its emergency is answered, as a turn of its own.
+    call.recognizer.settle([TROUBLE]);
+    await until(
+      () => call.assistantSaid().some((s) => /emergency number/i.test(s)),
+      'the urgent answer',
+    );
+    await call.session.end('customer-ended-call');
+    expect(call.userFinals()).toEqual([MISHEARD, NEXT, TROUBLE]);
+    expect(call.conversation().filter((m) => m.role === 'user')).toEqual([
+      { role: 'user', content: MISHEARD },
+      { role: 'user', content: NEXT },
+      { role: 'user', content: TROUBLE },
     ]);
   }, 20_000);
 });
