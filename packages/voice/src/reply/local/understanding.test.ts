@@ -681,6 +681,48 @@ describe('the brief, in the caller’s words', () => {
     );
   });
 
+  it('takes a reading with a number as the answer to a question asking how bad, from one to ten', async () => {
+    const physio: AssistantDto = {
+      model: {
+        provider: 'local',
+        model: 'knowledge-base',
+        knowledge: [],
+        intake: {
+          trigger: ['take a brief'],
+          questions: [
+            { id: 'injury', ask: 'Where does it hurt?' },
+            { id: 'pain', ask: 'How strong is the pain, out of ten?' },
+          ],
+        },
+      },
+    };
+    const call = newCall(physio);
+    await call.reply('please take a brief');
+    const choose = (readings: string[], independentFrom: number) =>
+      call.engine.choose?.(readings, call.history, 1, independentFrom);
+    // Before the scale's question, the likeliest reading as ever: here the second
+    // recogniser's, which its own other readings share.
+    const injury = ['my nick is stiff', 'my nick is stuff', 'my neck is stiff', 'my neck is stiff'];
+    expect(choose(injury, 2)).toBe(2);
+    expect(await call.reply('my neck is stiff')).toMatch(/How strong is the pain, out of ten\?$/);
+    // Every candidate's number was heard as a word sounding like one; the first
+    // recogniser's N-best list holds the number: the likeliest reading with one is taken.
+    const heard = [
+      'but oddly great',
+      'sorry day eight',
+      'a sorry great',
+      'a startly mate',
+      'a startling mate',
+    ];
+    expect(choose(heard, 3)).toBe(1);
+    // Digits are numbers too.
+    expect(choose(['but oddly great', 'a sorry great', 'a solid 8', 'a solid mate'], 2)).toBe(2);
+    // A candidate that holds a number is taken as before.
+    expect(choose(['maybe a six', 'maybe an six', 'maybe a sex'], 2)).toBe(0);
+    // No reading has a number: the likeliest as before (the caller said it in words).
+    expect(choose(['it is really bad', 'it is really bad', 'it is rarely bad'], 2)).toBe(0);
+  });
+
   it('takes "no, since …" as a correction of a duration just given', async () => {
     const dental: AssistantDto = {
       model: {
