@@ -23,6 +23,28 @@ async function hear(recognizer: SpeechRecognizer, frames: readonly Int16Array[])
   return stream.finish();
 }
 
+/**
+ * A scripted stand-in for pocketsphinx: whatever it is sent, it finishes with `result`,
+ * with `partial` so far and, when given, `confidenceSoFar` as its doubt at the pause.
+ */
+function scriptedPrimary(
+  result: RecognitionResult,
+  soFar: { partial?: string; confidenceSoFar?: number } = {},
+): SpeechRecognizer {
+  const { partial = '', confidenceSoFar } = soFar;
+  return {
+    provider: 'pocketsphinx',
+    open: () => ({
+      push: () => undefined,
+      partial: () => partial,
+      ...(confidenceSoFar === undefined ? {} : { confidenceSoFar: () => confidenceSoFar }),
+      finish: () => result,
+      cancel: () => undefined,
+    }),
+    dispose: () => undefined,
+  };
+}
+
 describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
   'pocketsphinx with Moonshine’s second opinion on what it doubts',
   () => {
@@ -102,16 +124,8 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
 
     it('asks Moonshine about a domain reading taken without certainty, never about a sure one', async () => {
       // A scripted primary: what pocketsphinx answers for a reading of each confidence.
-      const scripted = (confidence: number): SpeechRecognizer => ({
-        provider: 'pocketsphinx',
-        open: () => ({
-          push: () => undefined,
-          partial: () => '',
-          finish: () => ({ text: 'my grandmother is kitchen', model: 'domain', confidence }),
-          cancel: () => undefined,
-        }),
-        dispose: () => undefined,
-      });
+      const scripted = (confidence: number) =>
+        scriptedPrimary({ text: 'my grandmother is kitchen', model: 'domain', confidence });
       const moonshine = (await hear(new MoonshineRecognizer({ model }), doubted)).text;
       const taken = await hear(
         new SecondOpinionRecognizer({ primary: scripted(0.67), model: async () => model }),
@@ -242,17 +256,10 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
 
     it('reads the whole turn at its end when the words were sure at the pause but doubted at the end', async () => {
       // A scripted primary: sure of the words at the pause, not at the end.
-      const scripted: SpeechRecognizer = {
-        provider: 'pocketsphinx',
-        open: () => ({
-          push: () => undefined,
-          partial: () => '',
-          confidenceSoFar: () => 1,
-          finish: () => ({ text: 'my grandmother is kitchen', model: 'general' }),
-          cancel: () => undefined,
-        }),
-        dispose: () => undefined,
-      };
+      const scripted = scriptedPrimary(
+        { text: 'my grandmother is kitchen', model: 'general' },
+        { confidenceSoFar: 1 },
+      );
       const transcribe = vi.spyOn(model, 'transcribe');
       try {
         const stream = new SecondOpinionRecognizer({
@@ -270,17 +277,11 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
     it('asks Moonshine about a short reply to "Do you mean …?" even when the domain model is sure of it', async () => {
       // A scripted primary, sure of whatever it heard ("i would" was pocketsphinx's sure
       // reading of "both" after such a question).
-      const sureOf = (text: string): SpeechRecognizer => ({
-        provider: 'pocketsphinx',
-        open: () => ({
-          push: () => undefined,
-          partial: () => text,
-          confidenceSoFar: () => 1,
-          finish: () => ({ text, model: 'domain', confidence: 1 }),
-          cancel: () => undefined,
-        }),
-        dispose: () => undefined,
-      });
+      const sureOf = (text: string) =>
+        scriptedPrimary(
+          { text, model: 'domain', confidence: 1 },
+          { partial: text, confidenceSoFar: 1 },
+        );
       const question = 'Do you mean, where are we located, or what are our opening hours?';
       const heard = async (primary: SpeechRecognizer, options?: { question: string }) => {
         const stream = new SecondOpinionRecognizer({ primary, model: async () => model }).open(
@@ -309,16 +310,7 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
     }, 60_000);
 
     it('passes on the readings Moonshine nearly took, each once and never one pocketsphinx gave', async () => {
-      const scripted: SpeechRecognizer = {
-        provider: 'pocketsphinx',
-        open: () => ({
-          push: () => undefined,
-          partial: () => '',
-          finish: () => ({ text: 'i have chest do you', model: 'general' }),
-          cancel: () => undefined,
-        }),
-        dispose: () => undefined,
-      };
+      const scripted = scriptedPrimary({ text: 'i have chest do you', model: 'general' });
       const asked: (number | undefined)[] = [];
       const transcribe = vi.spyOn(model, 'transcribe').mockImplementation(async (_s, options) => {
         asked.push(options?.alternatives);
