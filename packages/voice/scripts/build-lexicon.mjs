@@ -9,6 +9,7 @@
 //   - its embedding, unit length, quantised to 8 bits,
 //   - whether it is a light word: one of the most frequent, used mostly as a verb or adverb
 //     ("take", "come", "back"), whose embedding is near everything,
+//   - whether it is a quality: used mostly as an adjective ("nice", "friendly", "cheap"),
 //   - its first pronunciation in the recogniser's dictionary, one letter per phone;
 // and for each of WordNet's phrasal verbs of a kept verb and a particle ("call off", "put
 // off"), the single words of its synsets ("cancel", "postpone"), so that a caller's "call
@@ -21,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Bump when the output changes shape or content rules. */
-export const LEXICON_VERSION = 15;
+export const LEXICON_VERSION = 16;
 /** How many of the most frequent embedding words are considered. */
 const TOP_WORDS = 100_000;
 const DIMENSIONS = 100;
@@ -495,6 +496,14 @@ function build() {
     return pos !== 'n' && pos !== 'a';
   });
   const things = thingNouns(words, lemmas, synsets, ranks, posOf);
+  // By the word's own tagged senses ("better" is not a quality because "good" is one), and
+  // never a verb's form: "changed" has senses of its own as an adjective, but a caller who
+  // says it has changed something.
+  const qualities = words.filter(
+    (word) =>
+      dominantPos.get(word) === 'a' &&
+      (lemmas[word] === undefined || dominantPos.get(lemmas[word]) === 'a'),
+  );
   // Strongest first; among equally strong, the more frequent word (a caller's likelier one).
   const strongest = (a, b) => b[1] - a[1] || rankOf(a[0]) - rankOf(b[0]);
   const encode = (table, extra = new Map()) => {
@@ -544,6 +553,7 @@ function build() {
       broader: Object.fromEntries([...broader].map(([word, set]) => [word, [...set].join(' ')])),
       light,
       things,
+      qualities,
       sounds: words.map((w) => dictionary.get(w) ?? ''),
       categories: classes,
     }),
@@ -555,7 +565,7 @@ function build() {
       .map(([name, list]) => `${list.length} ${name}`)
       .join(
         ', ',
-      )}, ${light.length} light words, ${things.length} things, built in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      )}, ${light.length} light words, ${things.length} things, ${qualities.length} qualities, built in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 }
 

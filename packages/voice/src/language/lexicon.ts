@@ -26,6 +26,8 @@ interface LexiconFile {
   light: string[];
   /** Words used mostly as nouns whose first sense is a thing or a place ("library", "taxi"). */
   things: string[];
+  /** Words used mostly as adjectives, by WordNet's tagged senses ("nice", "cheap"). */
+  qualities: string[];
   /**
    * Each word's first pronunciation in the recogniser's dictionary, one letter per phone
    * (CMUdict's 39 phones, stress dropped), in the order of `words`.
@@ -80,6 +82,7 @@ export class Lexicon {
    */
   private readonly light: ReadonlySet<string>;
   private readonly things: ReadonlySet<string>;
+  private readonly qualities: ReadonlySet<string>;
   private readonly soundsByIndex: readonly string[];
   private readonly relationCache = new Map<string, ReadonlyMap<string, number>>();
   private readonly oppositeCache = new Map<string, ReadonlyMap<string, number>>();
@@ -100,6 +103,7 @@ export class Lexicon {
     this.categories = file.categories;
     this.light = new Set(file.light);
     this.things = new Set(file.things);
+    this.qualities = new Set(file.qualities);
     this.soundsByIndex = file.sounds;
     this.vectors = vectors;
     this.dimensions = file.dimensions;
@@ -126,6 +130,7 @@ export class Lexicon {
     const vectors = new Int8Array(raw.buffer, raw.byteOffset, raw.byteLength);
     if (
       !Array.isArray(file.sounds) ||
+      !Array.isArray(file.qualities) ||
       file.sounds.length !== file.words.length ||
       typeof file.phrases !== 'object' ||
       file.phrases === null ||
@@ -164,6 +169,14 @@ export class Lexicon {
    */
   isThing(word: string): boolean {
     return this.things.has(word);
+  }
+
+  /**
+   * Whether the word says what something is like ("nice", "friendly", "cheap"): used mostly
+   * as an adjective, by WordNet's tagged senses.
+   */
+  isQuality(word: string): boolean {
+    return this.qualities.has(word);
   }
 
   /**

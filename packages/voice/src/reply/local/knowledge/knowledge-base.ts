@@ -265,7 +265,27 @@ export class KnowledgeBase {
         !modifies(ws[i + 1]) &&
         ws.slice(Math.max(0, i - 1 - ARTICLE_REACH), i).some((before) => ARTICLES.has(before)),
     );
-    return { terms, firm, words: perWord, firmWords, unknown, unknownWords, namedThings };
+    // The question's last word: what it asks of the thing before it ("is the hygienist
+    // nice"). Not one before a thing ("a terrible pain"), nor before the place it is near
+    // ("near you"), and not "how late" or "how long", which ask about time.
+    const last = ws.at(-1);
+    const askedQualities =
+      last !== undefined &&
+      unknownWords.includes(last) &&
+      this.lexicon.isQuality(last) &&
+      !WEAK_TERMS.has(stem(last))
+        ? [last]
+        : [];
+    return {
+      terms,
+      firm,
+      words: perWord,
+      firmWords,
+      unknown,
+      unknownWords,
+      namedThings,
+      askedQualities,
+    };
   }
 
   /** All entries that share a term with the text, best first, with their confidence. */
@@ -399,7 +419,8 @@ export class KnowledgeBase {
    *   - none: nothing fits, or only through words related in meaning (never enough alone to
    *     put a clinic fact to an off-topic question).
    * An answer to a question that names a thing the knowledge base never mentions
-   * (`namedThings`) is asked about instead, unless the entry is urgent.
+   * (`namedThings`), or asks what something is like in a word it never uses
+   * (`askedQualities`), is asked about instead, unless the entry is urgent.
    */
   retrieve(text: string): Retrieval {
     // The caller's words, analysed once: each step below reads them.
@@ -408,10 +429,12 @@ export class KnowledgeBase {
     // "When does the library open?": the caller names a thing the knowledge base never
     // mentions, so the question may be about that thing, not the business. Asked, not told.
     // An urgent entry is answered whatever else is named ("the dog ate a chocolate bar").
+    // So too "is the hygienist nice": the caller asks what something of the entry's is like,
+    // which nobody wrote about; the hygienist's price is no answer to it.
     if (
       found.kind === 'answer' &&
       found.match.entry.urgent !== true &&
-      analysed.namedThings.length > 0
+      (analysed.namedThings.length > 0 || analysed.askedQualities.length > 0)
     ) {
       return { kind: 'clarify', match: found.match };
     }

@@ -76,6 +76,12 @@ export interface AnalysedQuery {
    * of the entries' own things is meant ("a car park").
    */
   readonly namedThings: readonly string[];
+  /**
+   * A quality the knowledge base never mentions that ends the caller's question: what they
+   * ask of the thing before it ("is the hygienist nice"). Not one before a thing ("a
+   * terrible pain").
+   */
+  readonly askedQualities: readonly string[];
 }
 
 /**

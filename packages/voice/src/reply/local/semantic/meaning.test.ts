@@ -276,6 +276,23 @@ describe('sentence meaning beside the words', () => {
     expect((await ask({ returns: far + 0.02, parking: far })).kind).toBe('none');
   });
 
+  it('asks, never answers, when the caller asks what something is like in a word nobody wrote', async () => {
+    const close = MEANING_ANSWER + 0.15;
+    const meaning = { parking: close, returns: close - 2 * MEANING_LEAD };
+    // The same words, without the quality: parking is answered.
+    const plain = await retrieve('is your parking near you', meaning);
+    expect(plain.found.kind === 'answer' && plain.found.match.entry.id).toBe('parking');
+    // "Nice" is nobody's answer: the caller is asked whether they mean the parking.
+    const nice = await retrieve('is your parking nice', meaning);
+    expect(nice.kb.analyse('is your parking nice').askedQualities).toEqual(['nice']);
+    expect(nice.found.kind === 'clarify' && nice.found.match.entry.id).toBe('parking');
+    // A quality before what it describes only says which one ("a terrible pain"), and
+    // "how long", "how late" ask about time, not what something is like.
+    expect(nice.kb.analyse('is there nice parking near you').askedQualities).toEqual([]);
+    expect(nice.kb.analyse('how late is it').askedQualities).toEqual([]);
+    expect(nice.kb.analyse('how late are you open').askedQualities).toEqual([]);
+  });
+
   it('does not answer on words and meaning together when meaning itself is weak', async () => {
     // By words alone parking leads ("where") but is not sure; with meaning just under its
     // floor the two together would pass, but meaning must carry some weight of its own.
