@@ -93,8 +93,9 @@ export function meantEntry(
 
 /**
  * The entry the words and meaning point to together (see {@link FUSED_ANSWER}), when the
- * caller said no word the knowledge base lacks and named no thing it never mentions.
- * Never an urgent entry (emergencies have their own path).
+ * caller said no word the knowledge base lacks and named no thing it never mentions, and
+ * the words found that entry too (unless every word is a light one: then meaning is all
+ * there is). Never an urgent entry (emergencies have their own path).
  */
 export function fusedEntry(
   sentence: SentenceEvidence,
@@ -110,13 +111,23 @@ export function fusedEntry(
       const entry = sentence.entryAt(m.entry);
       const words = byWords.find((w) => w.entry === entry);
       const score = (words?.confidence ?? 0) + FUSED_MEANING_WEIGHT * m.similarity;
-      return { match: words ?? meaningOnly(entry, m.similarity), score, meaning: m.similarity };
+      return {
+        match: words ?? meaningOnly(entry, m.similarity),
+        score,
+        meaning: m.similarity,
+        byWords: words !== undefined,
+      };
     })
     .sort((a, b) => b.score - a.score);
   const [first, second] = scored;
   if (first === undefined || first.score < FUSED_ANSWER) return undefined;
   if (first.score - (second?.score ?? 0) < FUSED_LEAD) return undefined;
   if (first.meaning < FUSED_MIN_MEANING) return undefined;
+  // Meaning alone, where the caller's words point elsewhere: not together. "Do you like your
+  // job" took a dental practice's cleaning on meaning alone, its "job" being a word related
+  // to another entry's. Only a sentence of nothing but light words ("can you tell me how to
+  // get there") leaves meaning to speak for it.
+  if (!first.byWords && sentence.analysed.terms.size > 0) return undefined;
   return first.match;
 }
 

@@ -276,6 +276,23 @@ describe('sentence meaning beside the words', () => {
     expect((await ask({ returns: far + 0.02, parking: far })).kind).toBe('none');
   });
 
+  it('answers on meaning alone, words and meaning together, only a sentence of light words', async () => {
+    // Every word light: what the sentence means is all there is to go by.
+    const light = 'can you tell me how to get there';
+    const plain = new KnowledgeBase(ENTRIES);
+    expect(plain.analyse(light).terms.size).toBe(0);
+    const clear = { parking: FUSED_ANSWER / FUSED_MEANING_WEIGHT + 0.1, hours: 0.1 };
+    const heard = await retrieve(light, clear);
+    expect(heard.found.kind === 'answer' && heard.found.match.entry.id).toBe('parking');
+    // The caller's words are all known, but none is the parking entry's ("nine" is in the
+    // hours' answer): meaning alone does not answer against them.
+    const elsewhere = 'at nine';
+    expect(plain.analyse(elsewhere).unknownWords).toEqual([]);
+    expect(plain.rank(elsewhere).some((m) => m.entry.id === 'parking')).toBe(false);
+    const { found } = await retrieve(elsewhere, clear);
+    expect(found.kind).not.toBe('answer');
+  });
+
   it('asks, never answers, when the caller asks what something is like in a word nobody wrote', async () => {
     const close = MEANING_ANSWER + 0.15;
     const meaning = { parking: close, returns: close - 2 * MEANING_LEAD };
