@@ -28,7 +28,8 @@ async function hear(recognizer: SpeechRecognizer, frames: readonly Int16Array[])
  * with `partial` so far and, when given, `confidenceSoFar` as its doubt at the pause.
  */
 function scriptedPrimary(
-  result: RecognitionResult,
+  // Pocketsphinx's results also say how sure its domain model was.
+  result: RecognitionResult & { confidence?: number },
   soFar: { partial?: string; confidenceSoFar?: number } = {},
 ): SpeechRecognizer {
   const { partial = '', confidenceSoFar } = soFar;
