@@ -17,6 +17,19 @@ const newCall = (assistant: AssistantDto = demoAssistant) =>
   new Call(new LocalReplyEngine({ assistant }));
 const HONEST = /^I am sorry, I do not know the answer to that\./;
 
+/** An assistant with nothing but a brief: its questions, and what starts it if given. */
+const briefOnly = (
+  questions: Array<{ id: string; ask: string }>,
+  trigger?: string[],
+): AssistantDto => ({
+  model: {
+    provider: 'local',
+    model: 'knowledge-base',
+    knowledge: [],
+    intake: { ...(trigger ? { trigger } : {}), questions },
+  },
+});
+
 describe('matching what the caller means', () => {
   it.each([
     ['do you have a drugstore', 'pharmacy'],
@@ -616,20 +629,13 @@ describe('the brief, in the caller’s words', () => {
   });
 
   it('takes "no" as the answer when the brief starts with a yes-or-no question', async () => {
-    const clinic: AssistantDto = {
-      model: {
-        provider: 'local',
-        model: 'knowledge-base',
-        knowledge: [],
-        intake: {
-          trigger: ['take a brief'],
-          questions: [
-            { id: 'new', ask: 'Are you a new patient?' },
-            { id: 'reason', ask: 'What is the reason for your visit?' },
-          ],
-        },
-      },
-    };
+    const clinic = briefOnly(
+      [
+        { id: 'new', ask: 'Are you a new patient?' },
+        { id: 'reason', ask: 'What is the reason for your visit?' },
+      ],
+      ['take a brief'],
+    );
     const call = newCall(clinic);
     expect(await call.reply('please take a brief')).toMatch(/Are you a new patient\?$/);
     expect(await call.reply('no')).toBe('Okay. What is the reason for your visit?');
@@ -682,20 +688,13 @@ describe('the brief, in the caller’s words', () => {
   });
 
   it('takes a reading with a number as the answer to a question asking how bad, from one to ten', async () => {
-    const physio: AssistantDto = {
-      model: {
-        provider: 'local',
-        model: 'knowledge-base',
-        knowledge: [],
-        intake: {
-          trigger: ['take a brief'],
-          questions: [
-            { id: 'injury', ask: 'Where does it hurt?' },
-            { id: 'pain', ask: 'How strong is the pain, out of ten?' },
-          ],
-        },
-      },
-    };
+    const physio = briefOnly(
+      [
+        { id: 'injury', ask: 'Where does it hurt?' },
+        { id: 'pain', ask: 'How strong is the pain, out of ten?' },
+      ],
+      ['take a brief'],
+    );
     const call = newCall(physio);
     await call.reply('please take a brief');
     const choose = (readings: string[], independentFrom: number) =>
@@ -724,20 +723,11 @@ describe('the brief, in the caller’s words', () => {
   });
 
   it('takes "no, since …" as a correction of a duration just given', async () => {
-    const dental: AssistantDto = {
-      model: {
-        provider: 'local',
-        model: 'knowledge-base',
-        knowledge: [],
-        intake: {
-          questions: [
-            { id: 'problem', ask: 'What is bothering you?' },
-            { id: 'since', ask: 'Since when?' },
-            { id: 'pain', ask: 'On a scale from one to ten, how bad is the pain?' },
-          ],
-        },
-      },
-    };
+    const dental = briefOnly([
+      { id: 'problem', ask: 'What is bothering you?' },
+      { id: 'since', ask: 'Since when?' },
+      { id: 'pain', ask: 'On a scale from one to ten, how bad is the pain?' },
+    ]);
     const call = newCall(dental);
     await call.reply('please note down my problem for the dentist');
     await call.reply('a loose crown');
