@@ -188,6 +188,9 @@ export class CallRunner {
           };
           this.record.providers(providers);
         },
+        problem: (problem) => {
+          this.log.warn({ ...problem }, 'a check the call went on without failed');
+        },
         ended: (end) => {
           freePerCall();
           this.persistEnd(end);

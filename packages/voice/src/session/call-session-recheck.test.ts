@@ -11,7 +11,7 @@ import { demoAssistant } from '../reply/testing/conversation.js';
 import type { RecognitionResult, SpeechRecognizer } from '../stt/types.js';
 import type { SpeechSynthesizer } from '../tts/types.js';
 import { CallSession } from './call-session.js';
-import type { CallSessionListener, RecordMessage } from './types.js';
+import type { CallSessionListener, RecordMessage, SessionProblem } from './types.js';
 import type { ServerMessage } from '@talkbooth/protocol';
 
 /** A caller in trouble, in their own words (no entry of the demo clinic uses them). */
@@ -26,15 +26,21 @@ const NEXT = 'what are your opening hours';
  * One utterance, answered as `MISHEARD`, whose recheck the test settles when it likes;
  * any later one is heard as {@link NEXT}, with nothing to recheck.
  */
-function recheckingRecognizer(): SpeechRecognizer & { settle: (late: string[]) => void } {
+function recheckingRecognizer(): SpeechRecognizer & {
+  settle: (late: string[]) => void;
+  fail: (error: Error) => void;
+} {
   let settle: (late: string[]) => void = () => undefined;
-  const recheck = new Promise<string[]>((resolve) => {
+  let fail: (error: Error) => void = () => undefined;
+  const recheck = new Promise<string[]>((resolve, reject) => {
     settle = resolve;
+    fail = reject;
   });
   let opened = 0;
   return {
     provider: 'scripted',
     settle: (late) => settle(late),
+    fail: (error) => fail(error),
     open: () => {
       opened += 1;
       const first = opened === 1;
@@ -88,6 +94,7 @@ async function callWithOneTurn() {
   const recognizer = recheckingRecognizer();
   const messages: ServerMessage[] = [];
   let record: readonly RecordMessage[] = [];
+  const problems: SessionProblem[] = [];
   const listener: CallSessionListener = {
     audio: () => undefined,
     message: (m) => messages.push(m),
@@ -95,6 +102,7 @@ async function callWithOneTurn() {
       record = r;
     },
     metrics: () => undefined,
+    problem: (p) => problems.push(p),
     ended: () => undefined,
   };
   const session = new CallSession(
@@ -142,6 +150,7 @@ async function callWithOneTurn() {
     },
     recognizer,
     messages,
+    problems,
     record: () => record,
     assistant,
     userFinals,
@@ -220,5 +229,20 @@ describe('CallSession with a recheck of the turn it answered', () => {
       { role: 'user', content: NEXT },
       { role: 'user', content: TROUBLE },
     ]);
+  }, 20_000);
+
+  it('goes on with the call when the whole-turn reading fails, and reports it, not to the caller', async () => {
+    const call = await callWithOneTurn();
+    call.recognizer.fail(new Error('the recogniser stopped'));
+    await until(() => call.problems.length === 1, 'the problem reported');
+    expect(call.problems).toEqual([{ stage: 'recheck', error: 'the recogniser stopped' }]);
+    await until(() => call.assistant('stopped') === 2, 'the reply to end');
+    // The caller heard no error, and the call answers their next turn as ever.
+    expect(call.messages.some((m) => m.type === 'error' || m.type === 'clear')).toBe(false);
+    call.speak();
+    await until(() => call.assistant('stopped') === 3, 'the next reply to end');
+    await call.session.end('customer-ended-call');
+    expect(call.userFinals()).toEqual([MISHEARD, NEXT]);
+    expect(call.assistantSaid().join(' ')).toMatch(/open/i);
   }, 20_000);
 });

@@ -418,7 +418,10 @@ export class CallSession {
         record,
         reply,
         caller,
-      }).catch(() => undefined);
+      }).catch((error: unknown) => {
+        // The turn was answered from the first reading; the caller loses only the check.
+        this.listener.problem?.({ stage: 'recheck', error: describe(error) });
+      });
   }
 
   /**

@@ -53,6 +53,16 @@ export interface ProviderChange {
   reason: string;
 }
 
+/**
+ * Something went wrong that the caller need not hear about, because the call goes on as
+ * it was: the operator's to know (the server logs it).
+ */
+export interface SessionProblem {
+  /** `recheck`: the second recogniser's reading of a turn already answered failed. */
+  stage: 'recheck';
+  error: string;
+}
+
 export interface CallEnd {
   reason: EndedReason;
   conclusion: CallConclusion;
@@ -71,6 +81,8 @@ export interface CallSessionListener {
   metrics(metrics: TurnMetrics): void;
   /** The session switched reply providers mid-call. */
   providerChanged?(change: ProviderChange): void;
+  /** Something failed that the call goes on without (see {@link SessionProblem}). */
+  problem?(problem: SessionProblem): void;
   /** The call is over; the session is done. */
   ended(end: CallEnd): void;
 }
