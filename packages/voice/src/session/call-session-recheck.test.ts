@@ -5,12 +5,11 @@
  * is answered as one; any other reading changes nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { FRAME_SAMPLES } from '../audio/format.js';
 import { LocalReplyEngine } from '../reply/local/engine.js';
 import { demoAssistant } from '../reply/testing/conversation.js';
 import type { RecognitionResult, SpeechRecognizer } from '../stt/types.js';
-import type { SpeechSynthesizer } from '../tts/types.js';
 import { CallSession } from './call-session.js';
+import { frames, toneSynthesizer, until } from './testing/scripted-audio.js';
 import type { CallSessionListener, RecordMessage, SessionProblem } from './types.js';
 import type { ServerMessage } from '@talkbooth/protocol';
 
@@ -61,32 +60,6 @@ function recheckingRecognizer(): SpeechRecognizer & {
     },
     dispose: () => undefined,
   };
-}
-
-/** Speaks every sentence as 600 ms of a quiet tone, in 100 ms chunks. */
-const toneSynthesizer: SpeechSynthesizer = {
-  provider: 'tone',
-  sampleRate: 16000,
-  async *synthesize() {
-    for (let i = 0; i < 6; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      yield Int16Array.from({ length: 1600 }, (_, j) => (j % 2 === 0 ? 300 : -300));
-    }
-  },
-  dispose: () => undefined,
-};
-
-function frames(count: number, amplitude: number): Int16Array[] {
-  return Array.from({ length: count }, () =>
-    Int16Array.from({ length: FRAME_SAMPLES }, (_, i) => (i % 2 === 0 ? amplitude : -amplitude)),
-  );
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !condition(); waited += 10) {
-    if (waited > 10_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** A call on the demo clinic whose caller says one turn; answers what the test needs. */

@@ -5,7 +5,6 @@
  * answers the moment the assistant stops, or talks over it, is heard from their first word.
  */
 import { describe, expect, it } from 'vitest';
-import { FRAME_SAMPLES } from '../audio/format.js';
 import type { ReplyEngine } from '../reply/types.js';
 import type {
   ChannelEstimate,
@@ -15,6 +14,7 @@ import type {
 } from '../stt/types.js';
 import type { SpeechSynthesizer } from '../tts/types.js';
 import { CallSession } from './call-session.js';
+import { frames, until } from './testing/scripted-audio.js';
 import type { CallSessionListener } from './types.js';
 
 /** Hands out one channel estimate per utterance and remembers what each `open()` got. */
@@ -83,12 +83,6 @@ function listener(overrides: Partial<CallSessionListener> = {}): CallSessionList
     ended: () => undefined,
     ...overrides,
   };
-}
-
-function frames(count: number, amplitude: number): Int16Array[] {
-  return Array.from({ length: count }, () =>
-    Int16Array.from({ length: FRAME_SAMPLES }, (_, i) => (i % 2 === 0 ? amplitude : -amplitude)),
-  );
 }
 
 /**
@@ -255,7 +249,7 @@ describe('CallSession and its recogniser', () => {
     });
     session.start();
     for (const f of frames(20, 10)) session.pushCallerAudio(f);
-    await until(() => stopped.includes('stopped'));
+    await until(() => stopped.includes('stopped'), 'the reply to stop', 5000);
     // The caller answers at once at -24 dBFS: 400 ms held back by the echo guard...
     const held = frames(20, 2000);
     for (const f of held) session.pushCallerAudio(f);
@@ -279,7 +273,7 @@ describe('CallSession and its recogniser', () => {
     });
     session.start();
     for (const f of frames(5, 10)) session.pushCallerAudio(f);
-    await until(() => speaking.includes('assistant started'));
+    await until(() => speaking.includes('assistant started'), 'the reply to start', 5000);
     // The caller's first words at -24 dBFS, held back by the echo guard, a short closure
     // inside them, and then louder words that start the turn over the assistant.
     const soft = [...frames(8, 2000), ...frames(1, 10), ...frames(8, 2000)];
@@ -292,10 +286,3 @@ describe('CallSession and its recogniser', () => {
     expect(heard.filter((f) => f[0] === 12000)).toHaveLength(loud.length);
   });
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition(); waited += 10) {
-    if (waited > 5000) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
