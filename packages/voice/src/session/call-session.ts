@@ -99,6 +99,14 @@ const now = () => performance.now();
 const PAUSE_MS = 100;
 
 /**
+ * The longest pause, from the end of one caller turn to the start of the next, after which
+ * the next still carries on the same sentence when the caller heard no word of the reply
+ * between them (see `answerCallerTurn`). Callers pause mid-sentence for half a second or so
+ * ("could you let the doctor … know about my cough"), longer than a turn's end waits.
+ */
+const CONTINUATION_GAP_MS = 1500;
+
+/**
  * One live conversation: the caller's frames go through noise suppression, voice
  * activity and endpointing into the recogniser; each finished turn goes to the reply
  * engine, whose sentences are synthesised and paced out as they come. The caller can talk
@@ -133,6 +141,8 @@ export class CallSession {
   private recognizing: Promise<void> = Promise.resolve();
   /** Gives back what the recogniser readied for this call. */
   private releaseRecognizer: (() => void) | undefined;
+  /** The caller's latest turn: a next one may carry on its sentence. */
+  private lastCallerTurn: AnsweredTurn | null = null;
 
   constructor(
     private readonly stages: CallSessionStages,
@@ -382,20 +392,36 @@ export class CallSession {
   ): Promise<void> {
     const recognitionMs = now() - turn.endpointAt;
     if (result.channel) this.channel = result.channel;
-    const before = [...this.history];
-    const text = await chosenReading(result, this.reply, before);
-    if (text === '' || this.phase === 'ended') return;
+    const heard = await chosenReading(result, this.reply, [...this.history]);
+    if (heard === '' || this.phase === 'ended') return;
 
+    // The caller paused mid-sentence and went on before hearing a word of the reply (the
+    // pause was long enough to end the turn): the two are one turn, answered as such. The
+    // reply to the first half is taken back, and the first half's words are joined to these.
+    const carried = this.carriedOn(turn.spokenAt);
+    if (carried !== null && this.current === carried.reply) this.cutShort('withdrawn');
+    const text = carried === null ? heard : `${carried.text} ${heard}`;
+    const before = carried === null ? [...this.history] : carried.before;
+    const message: ChatMessage = { role: 'user', content: text };
     this.listener.message({
       type: 'transcript',
       role: 'user',
       transcriptType: 'final',
       transcript: text,
     });
-    const message: ChatMessage = { role: 'user', content: text };
-    this.history.push(message);
-    this.addRecord('user', text, turn.spokenAt, turn.endedAt);
-    const record = this.record.at(-1) as RecordMessage;
+    let record: RecordMessage;
+    if (carried === null) {
+      this.history.push(message);
+      this.addRecord('user', text, turn.spokenAt, turn.endedAt);
+      record = this.record.at(-1) as RecordMessage;
+    } else {
+      this.history[this.history.length - 1] = message;
+      record = { ...carried.record, message: text, endTime: Math.round(turn.endedAt) };
+      const at = this.record.indexOf(carried.record);
+      if (at >= 0) this.record[at] = record;
+      else this.record.push(record);
+      this.listener.conversation([...this.record]);
+    }
     this.sendConversation();
     const caller = {
       silenceMs: turn.silenceMs,
@@ -404,14 +430,21 @@ export class CallSession {
       model: result.model,
     };
     const reply = this.respond(caller);
+    this.lastCallerTurn = { text, before, message, record, reply, caller };
     // Not awaited: the caller's next turn is answered without waiting for it. The reading
     // waits behind every reading an answer waits for (its urgency is `later`), so with
     // several calls talking it can take seconds; while it was awaited here, a turn said
     // meanwhile went unanswered until it came (a benchmark call with five at once lost its
     // last three turns). An emergency it hears is still answered, after whatever was said
     // since (see `recheckCallerTurn`).
-    if (result.recheck)
-      this.recheckCallerTurn(result.recheck, {
+    // The whole-turn reading is of these words alone: a carried-on sentence's first half
+    // goes before it, as before the words heard at the pause.
+    const recheck =
+      carried === null
+        ? result.recheck
+        : result.recheck?.then((late) => late.map((reading) => `${carried.text} ${reading}`));
+    if (recheck)
+      this.recheckCallerTurn(recheck, {
         text,
         before,
         message,
@@ -422,6 +455,18 @@ export class CallSession {
         // The turn was answered from the first reading; the caller loses only the check.
         this.listener.problem?.({ stage: 'recheck', error: describe(error) });
       });
+  }
+
+  /**
+   * The caller's previous turn, when a turn that began at `spokenAt` carries on its
+   * sentence: nothing was said to the caller since (the conversation still ends on its
+   * words: any reply was cut short before a word of it played), and the caller paused for
+   * at most {@link CONTINUATION_GAP_MS}.
+   */
+  private carriedOn(spokenAt: number): AnsweredTurn | null {
+    const last = this.lastCallerTurn;
+    if (last === null || this.history.at(-1) !== last.message) return null;
+    return spokenAt - last.record.endTime <= CONTINUATION_GAP_MS ? last : null;
   }
 
   /**

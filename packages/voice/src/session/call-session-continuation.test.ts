@@ -1,0 +1,161 @@
+/**
+ * The session and a caller who pauses mid-sentence long enough to end the turn, then goes
+ * on before hearing a word of the reply: the two halves are one turn, answered as such,
+ * with the real local reply engine on the demo clinic.
+ */
+import type { ServerMessage } from '@talkbooth/protocol';
+import { describe, expect, it } from 'vitest';
+import { LocalReplyEngine } from '../reply/local/engine.js';
+import { Call, demoAssistant } from '../reply/testing/conversation.js';
+import type { ReplyEngine } from '../reply/types.js';
+import type { SpeechRecognizer } from '../stt/types.js';
+import { CallSession } from './call-session.js';
+import { frames, toneSynthesizer, until } from './testing/scripted-audio.js';
+import type { RecordMessage } from './types.js';
+
+/** A caller's request in two halves, as a pause split it. */
+const FIRST_HALF = 'could you let the doctor';
+const SECOND_HALF = 'know about my cough';
+
+/** Hears each utterance as the next of `texts`. */
+function scriptedRecognizer(texts: readonly string[]): SpeechRecognizer {
+  let opened = 0;
+  return {
+    provider: 'scripted',
+    open: () => {
+      const text = texts[opened] ?? '';
+      opened += 1;
+      return {
+        push: () => undefined,
+        partial: () => '',
+        finish: () => ({ text, model: 'domain' }),
+        cancel: () => undefined,
+      };
+    },
+    dispose: () => undefined,
+  };
+}
+
+/** Says nothing at all: the caller never hears a reply. */
+const mute: ReplyEngine = {
+  provider: 'mute',
+  greeting: () => null,
+  // eslint-disable-next-line require-yield -- says nothing
+  async *reply() {
+    return;
+  },
+  conclude: () => ({ summary: '' }),
+};
+
+function session(texts: readonly string[], reply: ReplyEngine) {
+  const messages: ServerMessage[] = [];
+  let record: readonly RecordMessage[] = [];
+  const call = new CallSession(
+    {
+      recognizer: scriptedRecognizer(texts),
+      vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
+      synthesizer: toneSynthesizer,
+      voice: 'none',
+      reply,
+    },
+    { endpointSilenceMs: 200, earlyEndpointSilenceMs: 200, playbackLeadMs: 100 },
+    {
+      audio: () => undefined,
+      message: (m) => messages.push(m),
+      conversation: (r) => {
+        record = r;
+      },
+      metrics: () => undefined,
+      ended: () => undefined,
+    },
+  );
+  const assistant = (status: string) =>
+    messages.filter(
+      (m) => m.type === 'speech-update' && m.role === 'assistant' && m.status === status,
+    ).length;
+  const users = () => {
+    const updates = messages.filter((m) => m.type === 'conversation-update');
+    const last = updates.at(-1);
+    return last?.type === 'conversation-update'
+      ? last.conversation.filter((m) => m.role === 'user').map((m) => m.content)
+      : [];
+  };
+  return {
+    call,
+    messages,
+    assistant,
+    users,
+    record: () => record.filter((m) => m.role === 'user').map((m) => m.message),
+    assistantSaid: () =>
+      messages.flatMap((m) =>
+        m.type === 'transcript' && m.role === 'assistant' ? [m.transcript] : [],
+      ),
+    /**
+     * The caller is quiet for 200 ms, speaks one utterance (800 ms) and pauses long enough
+     * to end the turn.
+     */
+    speak: () => {
+      for (const f of [...frames(10, 10), ...frames(40, 8000), ...frames(15, 10)])
+        call.pushCallerAudio(f);
+    },
+  };
+}
+
+describe('CallSession with a caller who pauses mid-sentence', () => {
+  it('answers the two halves as one turn when the caller went on before the reply was heard', async () => {
+    const joined = `${FIRST_HALF} ${SECOND_HALF}`;
+    // What the demo clinic answers to the whole sentence, and to its halves.
+    const whole = await new Call(new LocalReplyEngine({ assistant: demoAssistant })).reply(joined);
+    const halves = new Call(new LocalReplyEngine({ assistant: demoAssistant }));
+    const toFirstHalf = await halves.reply(FIRST_HALF);
+    expect(toFirstHalf).not.toBe(whole);
+
+    const s = session(
+      [FIRST_HALF, SECOND_HALF],
+      new LocalReplyEngine({ assistant: demoAssistant }),
+    );
+    s.call.start();
+    await until(() => s.assistant('stopped') === 1, 'the greeting');
+    // The caller goes on while the first half is still being read: no reply has played.
+    s.speak();
+    s.speak();
+    await until(() => s.assistant('stopped') === 2, 'the reply to end');
+    await s.call.end('customer-ended-call');
+
+    expect(s.assistantSaid().slice(1).join(' ')).toBe(whole);
+    expect(s.users()).toEqual([joined]);
+    expect(s.record()).toEqual([joined]);
+    // The caller's words as they were heard: the first half, then the whole sentence.
+    const finals = s.messages.flatMap((m) =>
+      m.type === 'transcript' && m.role === 'user' && m.transcriptType === 'final'
+        ? [m.transcript]
+        : [],
+    );
+    expect(finals).toEqual([FIRST_HALF, joined]);
+  }, 20_000);
+
+  it('keeps two turns apart after a longer pause, even with no reply between them', async () => {
+    const s = session([FIRST_HALF, SECOND_HALF], mute);
+    s.call.start();
+    s.speak();
+    await until(() => s.users().length === 1, 'the first turn');
+    // Three seconds on, the caller says something else: a turn of its own.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    s.speak();
+    await until(() => s.users().length === 2, 'the second turn');
+    await s.call.end('customer-ended-call');
+    expect(s.users()).toEqual([FIRST_HALF, SECOND_HALF]);
+    expect(s.record()).toEqual([FIRST_HALF, SECOND_HALF]);
+  }, 20_000);
+
+  it('joins the halves with no reply between them when the pause was short', async () => {
+    const s = session([FIRST_HALF, SECOND_HALF], mute);
+    s.call.start();
+    s.speak();
+    await until(() => s.users().length === 1, 'the first turn');
+    s.speak();
+    await until(() => s.users()[0] !== FIRST_HALF, 'the turns joined');
+    await s.call.end('customer-ended-call');
+    expect(s.users()).toEqual([`${FIRST_HALF} ${SECOND_HALF}`]);
+  }, 20_000);
+});
