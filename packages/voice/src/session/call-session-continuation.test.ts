@@ -134,6 +134,41 @@ describe('CallSession with a caller who pauses mid-sentence', () => {
     expect(finals).toEqual([FIRST_HALF, joined]);
   }, 20_000);
 
+  it('takes back a reply that began playing while the caller was still going on', async () => {
+    const joined = `${FIRST_HALF} ${SECOND_HALF}`;
+    const whole = await new Call(new LocalReplyEngine({ assistant: demoAssistant })).reply(joined);
+    const s = session(
+      [FIRST_HALF, SECOND_HALF],
+      new LocalReplyEngine({ assistant: demoAssistant }),
+    );
+    s.call.start();
+    await until(() => s.assistant('stopped') === 1, 'the greeting');
+    // The first half; the caller starts the second before it is answered, and is still
+    // speaking when the reply to the first half begins to play.
+    s.speak();
+    for (const f of [...frames(10, 10), ...frames(40, 8000)]) s.call.pushCallerAudio(f);
+    await until(() => s.assistant('started') === 2, 'the reply to the first half');
+    const before = s.messages.length;
+    for (const f of frames(15, 10)) s.call.pushCallerAudio(f);
+    await until(() => s.assistant('stopped') === 3, 'the reply to the whole sentence');
+    await s.call.end('customer-ended-call');
+    // The whole sentence heard, the reply begun stopped and its audio dropped, as when the
+    // caller talks over it; then the reply to the whole sentence.
+    const after = s.messages
+      .slice(before)
+      .filter((m) => !(m.type === 'speech-update' && m.role === 'user'));
+    expect(after.slice(0, 3)).toEqual([
+      { type: 'transcript', role: 'user', transcriptType: 'final', transcript: joined },
+      { type: 'speech-update', role: 'assistant', status: 'stopped' },
+      { type: 'clear' },
+    ]);
+    const answered = after
+      .slice(3)
+      .flatMap((m) => (m.type === 'transcript' && m.role === 'assistant' ? [m.transcript] : []));
+    expect(answered.join(' ')).toBe(whole);
+    expect(s.users()).toEqual([joined]);
+  }, 20_000);
+
   it('keeps two turns apart after a longer pause, even with no reply between them', async () => {
     const s = session([FIRST_HALF, SECOND_HALF], mute);
     s.call.start();

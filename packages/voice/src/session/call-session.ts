@@ -399,7 +399,6 @@ export class CallSession {
     // pause was long enough to end the turn): the two are one turn, answered as such. The
     // reply to the first half is taken back, and the first half's words are joined to these.
     const carried = this.carriedOn(turn.spokenAt);
-    if (carried !== null && this.current === carried.reply) this.cutShort('withdrawn');
     const text = carried === null ? heard : `${carried.text} ${heard}`;
     const before = carried === null ? [...this.history] : carried.before;
     const message: ChatMessage = { role: 'user', content: text };
@@ -409,6 +408,10 @@ export class CallSession {
       transcriptType: 'final',
       transcript: text,
     });
+    // As when the caller talks over it: any of its audio the client holds is dropped.
+    if (carried !== null && this.current === carried.reply && this.cutShort('withdrawn')) {
+      this.listener.message({ type: 'clear' });
+    }
     let record: RecordMessage;
     if (carried === null) {
       this.history.push(message);
