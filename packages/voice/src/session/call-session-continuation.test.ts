@@ -10,7 +10,7 @@ import { Call, demoAssistant } from '../reply/testing/conversation.js';
 import type { ReplyEngine } from '../reply/types.js';
 import type { SpeechRecognizer } from '../stt/types.js';
 import { CallSession } from './call-session.js';
-import { frames, toneSynthesizer, until } from './testing/scripted-audio.js';
+import { frames, toneSynthesizer, toneVoice, until } from './testing/scripted-audio.js';
 import type { RecordMessage } from './types.js';
 
 /** A caller's request in two halves, as a pause split it. */
@@ -47,14 +47,14 @@ const mute: ReplyEngine = {
   conclude: () => ({ summary: '' }),
 };
 
-function session(texts: readonly string[], reply: ReplyEngine) {
+function session(texts: readonly string[], reply: ReplyEngine, synthesizer = toneSynthesizer) {
   const messages: ServerMessage[] = [];
   let record: readonly RecordMessage[] = [];
   const call = new CallSession(
     {
       recognizer: scriptedRecognizer(texts),
       vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
-      synthesizer: toneSynthesizer,
+      synthesizer,
       voice: 'none',
       reply,
     },
@@ -167,6 +167,24 @@ describe('CallSession with a caller who pauses mid-sentence', () => {
       .flatMap((m) => (m.type === 'transcript' && m.role === 'assistant' ? [m.transcript] : []));
     expect(answered.join(' ')).toBe(whole);
     expect(s.users()).toEqual([joined]);
+  }, 20_000);
+
+  it('keeps two turns apart when the caller talks over a reply that has begun to sound', async () => {
+    // Ten seconds a sentence: talked over at once, not a word of it has been heard.
+    const s = session(
+      [FIRST_HALF, SECOND_HALF],
+      new LocalReplyEngine({ assistant: demoAssistant }),
+      toneVoice(100),
+    );
+    s.call.start();
+    await until(() => s.assistant('stopped') === 1, 'the greeting');
+    s.speak();
+    await until(() => s.assistant('started') === 2, 'the reply to the first turn');
+    // At once, before a word of it could be heard: still something new, said over it.
+    s.speak();
+    await until(() => s.users().length === 2, 'the second turn');
+    await s.call.end('customer-ended-call');
+    expect(s.users()).toEqual([FIRST_HALF, SECOND_HALF]);
   }, 20_000);
 
   it('keeps two turns apart after a longer pause, even with no reply between them', async () => {

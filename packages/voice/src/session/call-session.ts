@@ -100,8 +100,8 @@ const PAUSE_MS = 100;
 
 /**
  * The longest pause, from the end of one caller turn to the start of the next, after which
- * the next still carries on the same sentence when the caller heard no word of the reply
- * between them (see `answerCallerTurn`). Callers pause mid-sentence for half a second or so
+ * the next still carries on the same sentence when the assistant made no sound between
+ * them (see `answerCallerTurn`). Callers pause mid-sentence for half a second or so
  * ("could you let the doctor … know about my cough"), longer than a turn's end waits.
  */
 const CONTINUATION_GAP_MS = 1500;
@@ -143,6 +143,11 @@ export class CallSession {
   private releaseRecognizer: (() => void) | undefined;
   /** The caller's latest turn: a next one may carry on its sentence. */
   private lastCallerTurn: AnsweredTurn | null = null;
+  /** When the caller's latest turn ended, and when a reply last began to sound. */
+  private callerTurnEndedAt = -Infinity;
+  private replySoundedAt = -Infinity;
+  /** Whether the turn under way began with nothing said to the caller since their last. */
+  private turnFollowsQuiet = false;
 
   constructor(
     private readonly stages: CallSessionStages,
@@ -308,6 +313,7 @@ export class CallSession {
     for (const frame of frames) this.stream.push(frame);
     this.lastPartial = '';
     this.framesInTurn = frames.length;
+    this.turnFollowsQuiet = this.replySoundedAt < this.callerTurnEndedAt;
     this.listener.message({ type: 'speech-update', role: 'user', status: 'started' });
     if (this.phase === 'speaking' || this.phase === 'thinking') {
       if ((this.settings.numWordsToInterruptAssistant ?? 0) > 0) this.pendingInterrupt = true;
@@ -364,8 +370,10 @@ export class CallSession {
     this.listener.message({ type: 'speech-update', role: 'user', status: 'stopped' });
     if (stream === null) return;
     const endpointAt = now();
+    this.callerTurnEndedAt = endpointAt;
     const endedAt = Date.now() - silenceMs;
     const spokenAt = endedAt - this.framesInTurn * FRAME_MS;
+    const followsQuiet = this.turnFollowsQuiet;
     const result = stream.finish();
     // A recogniser may finish off the event loop (Moonshine); turns are still answered in
     // the order they were spoken, and not at all once the call has ended.
@@ -382,23 +390,37 @@ export class CallSession {
         return;
       }
       if (this.phase === 'ended') return;
-      await this.answerCallerTurn(heard, { silenceMs, endpointAt, spokenAt, endedAt });
+      await this.answerCallerTurn(heard, {
+        silenceMs,
+        endpointAt,
+        spokenAt,
+        endedAt,
+        followsQuiet,
+      });
     });
   }
 
   private async answerCallerTurn(
     result: RecognitionResult,
-    turn: { silenceMs: number; endpointAt: number; spokenAt: number; endedAt: number },
+    turn: {
+      silenceMs: number;
+      endpointAt: number;
+      spokenAt: number;
+      endedAt: number;
+      /** The turn began before the assistant made a sound after the caller's last. */
+      followsQuiet: boolean;
+    },
   ): Promise<void> {
     const recognitionMs = now() - turn.endpointAt;
     if (result.channel) this.channel = result.channel;
     const heard = await chosenReading(result, this.reply, [...this.history]);
     if (heard === '' || this.phase === 'ended') return;
 
-    // The caller paused mid-sentence and went on before hearing a word of the reply (the
-    // pause was long enough to end the turn): the two are one turn, answered as such. The
-    // reply to the first half is taken back, and the first half's words are joined to these.
-    const carried = this.carriedOn(turn.spokenAt);
+    // The caller paused mid-sentence and went on before the reply made a sound (the pause
+    // was long enough to end the turn): the two are one turn, answered as such. The reply
+    // to the first half is taken back, and the first half's words are joined to these. A
+    // caller who talks over a reply they have begun to hear says something new.
+    const carried = turn.followsQuiet ? this.carriedOn(turn.spokenAt) : null;
     const text = carried === null ? heard : `${carried.text} ${heard}`;
     const before = carried === null ? [...this.history] : carried.before;
     const message: ChatMessage = { role: 'user', content: text };
@@ -461,10 +483,10 @@ export class CallSession {
   }
 
   /**
-   * The caller's previous turn, when a turn that began at `spokenAt` carries on its
-   * sentence: nothing was said to the caller since (the conversation still ends on its
-   * words: any reply was cut short before a word of it played), and the caller paused for
-   * at most {@link CONTINUATION_GAP_MS}.
+   * The caller's previous turn, when a turn that began at `spokenAt`, before the assistant
+   * made a sound (`followsQuiet`), carries on its sentence: the conversation still ends on
+   * the previous turn's words (no reply to them was heard), and the caller paused for at
+   * most {@link CONTINUATION_GAP_MS}.
    */
   private carriedOn(spokenAt: number): AnsweredTurn | null {
     const last = this.lastCallerTurn;
@@ -615,6 +637,7 @@ export class CallSession {
       if (turn.abort.signal.aborted) return;
       if (turn.firstAudioAt === null) {
         turn.firstAudioAt = now();
+        this.replySoundedAt = turn.firstAudioAt;
         this.phase = 'speaking';
         this.listener.message({ type: 'speech-update', role: 'assistant', status: 'started' });
       }

@@ -12,18 +12,23 @@ export function frames(count: number, amplitude: number): Int16Array[] {
   );
 }
 
-/** Speaks every sentence as 600 ms of a quiet tone, in 100 ms chunks. */
-export const toneSynthesizer: SpeechSynthesizer = {
-  provider: 'tone',
-  sampleRate: 16000,
-  async *synthesize() {
-    for (let i = 0; i < 6; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      yield Int16Array.from({ length: 1600 }, (_, j) => (j % 2 === 0 ? 300 : -300));
-    }
-  },
-  dispose: () => undefined,
-};
+/** Speaks every sentence as `chunks` × 100 ms of a quiet tone. */
+export function toneVoice(chunks: number): SpeechSynthesizer {
+  return {
+    provider: 'tone',
+    sampleRate: 16000,
+    async *synthesize() {
+      for (let i = 0; i < chunks; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        yield Int16Array.from({ length: 1600 }, (_, j) => (j % 2 === 0 ? 300 : -300));
+      }
+    },
+    dispose: () => undefined,
+  };
+}
+
+/** Speaks every sentence as 600 ms of a quiet tone. */
+export const toneSynthesizer: SpeechSynthesizer = toneVoice(6);
 
 /** Resolves once `condition` holds, checking every 10 ms; throws after `timeoutMs`. */
 export async function until(
