@@ -14,10 +14,11 @@
 //     RNNoise is in front of both recognisers, as in a call; DENOISE=primary puts it in front
 //     of pocketsphinx only (Moonshine hears the line as sent), DENOISE=none nowhere.
 //
-// Per set, voice and kind of line: right, asked ("Do you mean …?"), none ("I do not know"),
-// wrong (another entry's answer, or an emergency answer to an ordinary line), and for
-// off-topic lines ok, asked ("Do you mean …?": the caller must say no) or FACT (told an
-// entry's answer); for requests for the brief in other words (the demo clinic's), right
+// Per set, voice and kind of line: right, asked ("Do you mean …?"; of those, "right after
+// asking" when the caller's "yes", "the first one" or "the second one" then got the
+// answer), none ("I do not know"), wrong (another entry's answer, or an emergency answer
+// to an ordinary line), and for off-topic lines ok, asked ("Do you mean …?": the caller
+// must say no) or FACT (told an entry's answer); for requests for the brief in other words (the demo clinic's), right
 // when the brief starts (its first question is asked) and wrong on an emergency answer
 // (any other line that starts the brief is counted as "brief started"); for answers to the
 // brief's questions (heard with the question's model, and chosen in a call whose brief has
@@ -255,6 +256,24 @@ async function briefUpTo(engine, intake, expect) {
   return history;
 }
 
+/** The caller's plain replies to "Do you mean …?": to one topic offered, or to two. */
+const REPLIES_TO_ASKING = ['yes', 'the first one', 'the second one'];
+
+/**
+ * Whether one of the caller's plain replies to the question just asked (the last message of
+ * `history`) gets the entry's answer, on a copy of the call (the call goes on unchanged).
+ */
+async function answeredAfterAsking(engine, history, entry) {
+  for (const said of REPLIES_TO_ASKING) {
+    let reply = '';
+    const tried = [...history, { role: 'user', content: said }];
+    for await (const event of engine.reply(tried, new AbortController().signal))
+      if (event.type === 'text') reply += event.text;
+    if (reply.includes(entry.answer.slice(0, 30))) return true;
+  }
+  return false;
+}
+
 /**
  * With IN_CALL=1, the paraphrased, urgent and off-topic lines of each business and voice
  * are said one after another in one call, as the understanding benchmark says its lines:
@@ -341,9 +360,17 @@ async function judge(rows) {
               : told.length > 0 || /emergency|in danger/i.test(reply)
                 ? 'wrong'
                 : 'none';
+    // Asked about a paraphrase: whether the caller's plain reply to the question ("yes", or
+    // which of two) then gets the answer, as the benchmark's caller answers.
+    const rightAfterAsking =
+      verdict === 'asked' &&
+      entry !== undefined &&
+      (await answeredAfterAsking(engine, history, entry));
     for (const key of [`${row.set} ${row.voice} ${kind}`, `all ${kind}`]) {
       tally[key] ??= {};
       tally[key][verdict] = (tally[key][verdict] ?? 0) + 1;
+      if (rightAfterAsking)
+        tally[key]['right after asking'] = (tally[key]['right after asking'] ?? 0) + 1;
       if (alarm) tally[key]['false alarm'] = (tally[key]['false alarm'] ?? 0) + 1;
       if (kind !== 'brief' && briefStarted) {
         tally[key]['brief started'] = (tally[key]['brief started'] ?? 0) + 1;
