@@ -47,7 +47,21 @@ const mute: ReplyEngine = {
   conclude: () => ({ summary: '' }),
 };
 
-function session(texts: readonly string[], reply: ReplyEngine, synthesizer = toneSynthesizer) {
+/** The engine's greeting, reply and conclusion, as a plain object to change parts of. */
+function bound(engine: ReplyEngine): ReplyEngine {
+  return {
+    provider: engine.provider,
+    greeting: () => engine.greeting(),
+    reply: (history, signal) => engine.reply(history, signal),
+    conclude: (history) => engine.conclude(history),
+  };
+}
+
+function session(
+  texts: readonly string[],
+  reply: ReplyEngine,
+  { synthesizer = toneSynthesizer, numWordsToInterruptAssistant = 0 } = {},
+) {
   const messages: ServerMessage[] = [];
   let record: readonly RecordMessage[] = [];
   const call = new CallSession(
@@ -58,7 +72,12 @@ function session(texts: readonly string[], reply: ReplyEngine, synthesizer = ton
       voice: 'none',
       reply,
     },
-    { endpointSilenceMs: 200, earlyEndpointSilenceMs: 200, playbackLeadMs: 100 },
+    {
+      endpointSilenceMs: 200,
+      earlyEndpointSilenceMs: 200,
+      playbackLeadMs: 100,
+      numWordsToInterruptAssistant,
+    },
     {
       audio: () => undefined,
       message: (m) => messages.push(m),
@@ -134,7 +153,7 @@ describe('CallSession with a caller who pauses mid-sentence', () => {
     expect(finals).toEqual([FIRST_HALF, joined]);
   }, 20_000);
 
-  it('takes back a reply that began playing while the caller was still going on', async () => {
+  it('holds the reply while the caller is still going on, and answers the whole sentence', async () => {
     const joined = `${FIRST_HALF} ${SECOND_HALF}`;
     const whole = await new Call(new LocalReplyEngine({ assistant: demoAssistant })).reply(joined);
     const s = session(
@@ -143,9 +162,58 @@ describe('CallSession with a caller who pauses mid-sentence', () => {
     );
     s.call.start();
     await until(() => s.assistant('stopped') === 1, 'the greeting');
-    // The first half; the caller starts the second before it is answered, and is still
-    // speaking when the reply to the first half begins to play.
+    // The first half; the caller starts the second before it is answered.
     s.speak();
+    for (const f of [...frames(10, 10), ...frames(40, 8000)]) s.call.pushCallerAudio(f);
+    await until(() => s.users().length === 1, 'the first half heard');
+    // Its reply waits while the caller speaks: nothing is said over them.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(s.assistant('started')).toBe(1);
+    for (const f of frames(15, 10)) s.call.pushCallerAudio(f);
+    await until(() => s.assistant('stopped') === 2, 'the reply to the whole sentence');
+    await s.call.end('customer-ended-call');
+    expect(s.assistantSaid().slice(1).join(' ')).toBe(whole);
+    expect(s.users()).toEqual([joined]);
+    expect(s.messages.some((m) => m.type === 'clear')).toBe(false);
+  }, 20_000);
+
+  it('answers the held turn when what the caller went on with was no words at all', async () => {
+    const toFirstHalf = await new Call(new LocalReplyEngine({ assistant: demoAssistant })).reply(
+      FIRST_HALF,
+    );
+    const s = session([FIRST_HALF, ''], new LocalReplyEngine({ assistant: demoAssistant }));
+    s.call.start();
+    await until(() => s.assistant('stopped') === 1, 'the greeting');
+    s.speak();
+    for (const f of [...frames(10, 10), ...frames(40, 8000)]) s.call.pushCallerAudio(f);
+    await until(() => s.users().length === 1, 'the first half heard');
+    // A cough, heard as nothing: the turn before it is answered.
+    for (const f of frames(15, 10)) s.call.pushCallerAudio(f);
+    await until(() => s.assistant('stopped') === 2, 'the reply');
+    await s.call.end('customer-ended-call');
+    expect(s.assistantSaid().slice(1).join(' ')).toBe(toFirstHalf);
+    expect(s.users()).toEqual([FIRST_HALF]);
+  }, 20_000);
+
+  it('takes back a reply that began playing while the caller was still going on', async () => {
+    const joined = `${FIRST_HALF} ${SECOND_HALF}`;
+    const whole = await new Call(new LocalReplyEngine({ assistant: demoAssistant })).reply(joined);
+    // A reply slow to begin, which three words of the caller's would interrupt (the
+    // recogniser here gives no words while the caller speaks, so it never is).
+    const local = new LocalReplyEngine({ assistant: demoAssistant });
+    const slow: ReplyEngine = {
+      ...bound(local),
+      async *reply(history, signal) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        yield* local.reply(history, signal);
+      },
+    };
+    const s = session([FIRST_HALF, SECOND_HALF], slow, { numWordsToInterruptAssistant: 3 });
+    s.call.start();
+    await until(() => s.assistant('stopped') === 1, 'the greeting');
+    s.speak();
+    // Answered, its reply not yet begun: the caller goes on, and the reply begins meanwhile.
+    await until(() => s.users().length === 1, 'the first half heard');
     for (const f of [...frames(10, 10), ...frames(40, 8000)]) s.call.pushCallerAudio(f);
     await until(() => s.assistant('started') === 2, 'the reply to the first half');
     const before = s.messages.length;
@@ -170,16 +238,17 @@ describe('CallSession with a caller who pauses mid-sentence', () => {
   }, 20_000);
 
   it('keeps two turns apart when the caller talks over a reply that has begun to sound', async () => {
-    // Ten seconds a sentence: talked over at once, not a word of it has been heard.
+    // Ten seconds a sentence: talked over at once, not a word of it has been heard. (No
+    // greeting: it would take as long.)
+    const local = new LocalReplyEngine({ assistant: demoAssistant });
     const s = session(
       [FIRST_HALF, SECOND_HALF],
-      new LocalReplyEngine({ assistant: demoAssistant }),
-      toneVoice(100),
+      { ...bound(local), greeting: () => null },
+      { synthesizer: toneVoice(100) },
     );
     s.call.start();
-    await until(() => s.assistant('stopped') === 1, 'the greeting');
     s.speak();
-    await until(() => s.assistant('started') === 2, 'the reply to the first turn');
+    await until(() => s.assistant('started') === 1, 'the reply to the first turn');
     // At once, before a word of it could be heard: still something new, said over it.
     s.speak();
     await until(() => s.users().length === 2, 'the second turn');

@@ -77,8 +77,8 @@ interface AnsweredTurn {
   /** Their message in the conversation, and in the call's record. */
   message: ChatMessage;
   record: RecordMessage;
-  /** The reply to them. */
-  reply: ReplyTurn;
+  /** The reply to them; null while it waits for the caller to finish (see `heldReply`). */
+  reply: ReplyTurn | null;
   caller: CallerTurnTiming;
 }
 
@@ -148,6 +148,11 @@ export class CallSession {
   private replySoundedAt = -Infinity;
   /** Whether the turn under way began with nothing said to the caller since their last. */
   private turnFollowsQuiet = false;
+  /**
+   * The caller's latest turn, when its reply waits: the caller was already speaking on,
+   * having heard nothing since, so what they say may finish its sentence.
+   */
+  private heldReply: CallerTurnTiming | null = null;
 
   constructor(
     private readonly stages: CallSessionStages,
@@ -382,11 +387,13 @@ export class CallSession {
       try {
         heard = await result;
       } catch (error) {
-        if (this.phase !== 'ended')
+        if (this.phase !== 'ended') {
           this.listener.message({
             type: 'error',
             error: `The caller's words could not be recognised: ${describe(error)}`,
           });
+          this.releaseHeldReply();
+        }
         return;
       }
       if (this.phase === 'ended') return;
@@ -414,7 +421,9 @@ export class CallSession {
     const recognitionMs = now() - turn.endpointAt;
     if (result.channel) this.channel = result.channel;
     const heard = await chosenReading(result, this.reply, [...this.history]);
-    if (heard === '' || this.phase === 'ended') return;
+    if (this.phase === 'ended') return;
+    // Nothing said after all (a cough): the turn the caller went on from is answered now.
+    if (heard === '') return this.releaseHeldReply();
 
     // The caller paused mid-sentence and went on before the reply made a sound (the pause
     // was long enough to end the turn): the two are one turn, answered as such. The reply
@@ -431,7 +440,12 @@ export class CallSession {
       transcript: text,
     });
     // As when the caller talks over it: any of its audio the client holds is dropped.
-    if (carried !== null && this.current === carried.reply && this.cutShort('withdrawn')) {
+    if (
+      carried !== null &&
+      carried.reply !== null &&
+      this.current === carried.reply &&
+      this.cutShort('withdrawn')
+    ) {
       this.listener.message({ type: 'clear' });
     }
     let record: RecordMessage;
@@ -454,7 +468,11 @@ export class CallSession {
       endpointAt: turn.endpointAt,
       model: result.model,
     };
-    const reply = this.respond(caller);
+    // The caller already speaks on, having heard nothing since this turn: its reply waits
+    // for what they say, which may finish the sentence (then both are answered as one).
+    const holding = this.stream !== null && this.turnFollowsQuiet;
+    const reply = holding ? null : this.respond(caller);
+    this.heldReply = holding ? caller : null;
     this.lastCallerTurn = { text, before, message, record, reply, caller };
     // Not awaited: the caller's next turn is answered without waiting for it. The reading
     // waits behind every reading an answer waits for (its urgency is `later`), so with
@@ -491,7 +509,14 @@ export class CallSession {
   private carriedOn(spokenAt: number): AnsweredTurn | null {
     const last = this.lastCallerTurn;
     if (last === null || this.history.at(-1) !== last.message) return null;
+    // A turn whose reply waited for this one: the caller has had no answer to it at all.
+    if (this.heldReply !== null) return last;
     return spokenAt - last.record.endTime <= CONTINUATION_GAP_MS ? last : null;
+  }
+
+  /** Answers the caller's turn whose reply waited (`heldReply`), if one did. */
+  private releaseHeldReply(): void {
+    if (this.heldReply !== null) this.respond(this.heldReply);
   }
 
   /**
@@ -517,7 +542,7 @@ export class CallSession {
       transcriptType: 'final',
       transcript: text,
     });
-    if (this.current === turn.reply && this.cutShort('withdrawn')) {
+    if (turn.reply !== null && this.current === turn.reply && this.cutShort('withdrawn')) {
       this.listener.message({ type: 'clear' });
     }
     if (unanswered && this.history.at(-1) === turn.message) {
@@ -549,6 +574,8 @@ export class CallSession {
 
   /** Produces and speaks the reply to the conversation so far. */
   private respond(caller: CallerTurnTiming | null): ReplyTurn {
+    // Whatever waited is answered by this reply, which sees the whole conversation.
+    this.heldReply = null;
     const turn = this.newReplyTurn();
     this.turnCount += 1;
     const turnNumber = this.turnCount;
