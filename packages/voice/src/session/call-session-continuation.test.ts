@@ -105,6 +105,13 @@ function session(
     assistant,
     users,
     record: () => record.filter((m) => m.role === 'user').map((m) => m.message),
+    /** The assistant's lines in the call's record. */
+    said: () => record.filter((m) => m.role === 'bot').map((m) => m.message),
+    /** The conversation as last sent to the client. */
+    conversation: () => {
+      const last = messages.filter((m) => m.type === 'conversation-update').at(-1);
+      return last?.type === 'conversation-update' ? last.conversation : [];
+    },
     assistantSaid: () =>
       messages.flatMap((m) =>
         m.type === 'transcript' && m.role === 'assistant' ? [m.transcript] : [],
@@ -255,6 +262,51 @@ describe('CallSession with a caller who pauses mid-sentence', () => {
     await s.call.end('customer-ended-call');
     expect(s.users()).toEqual([FIRST_HALF, SECOND_HALF]);
   }, 20_000);
+
+  it('joins a turn that talks over the reply when its words carry on the sentence before', async () => {
+    // The second half begins with a word that carries a sentence on ("for …").
+    const [first, second] = ['could you book me in', 'for a flu shot'];
+    const whole = await new Call(new LocalReplyEngine({ assistant: demoAssistant })).reply(
+      `${first} ${second}`,
+    );
+    const toFirst = await new Call(new LocalReplyEngine({ assistant: demoAssistant })).reply(first);
+    const local = new LocalReplyEngine({ assistant: demoAssistant });
+    for (const [voice, heardFor] of [
+      [toneVoice(100), 0],
+      [toneSynthesizer, 400],
+    ] as const) {
+      const s = session(
+        [first, second],
+        { ...bound(local), greeting: () => null },
+        {
+          synthesizer: voice,
+        },
+      );
+      s.call.start();
+      s.speak();
+      await until(() => s.assistant('started') === 1, 'the reply to the first half');
+      // The caller goes on over it: at once (nothing heard), or after some of its words.
+      await new Promise((resolve) => setTimeout(resolve, heardFor));
+      const before = s.messages.length;
+      s.speak();
+      await until(
+        () =>
+          s.messages.slice(before).some((m) => m.type === 'transcript' && m.role === 'assistant'),
+        'the reply to the whole sentence',
+      );
+      await s.call.end('customer-ended-call');
+      expect(s.users()).toEqual([`${first} ${second}`]);
+      // What the caller heard of the first reply stays in the record, and is out of the
+      // conversation.
+      const heard = s.said()[0] ?? '';
+      if (heardFor > 0) expect(toFirst.startsWith(heard) && heard !== '').toBe(true);
+      expect(s.conversation()).toEqual([{ role: 'user', content: `${first} ${second}` }]);
+      const said = s.messages
+        .slice(before)
+        .flatMap((m) => (m.type === 'transcript' && m.role === 'assistant' ? [m.transcript] : []));
+      expect(whole.startsWith(said[0] ?? '-')).toBe(true);
+    }
+  }, 30_000);
 
   it('keeps two turns apart after a longer pause, even with no reply between them', async () => {
     const s = session([FIRST_HALF, SECOND_HALF], mute);

@@ -18,7 +18,7 @@ import { NoiseFloor } from './noise-floor.js';
 import { rmsDbfs as levelDb } from '../audio/pcm.js';
 import { SpokenText } from './spoken-text.js';
 import { chosenReading } from './readings.js';
-import { looksComplete, TurnDetector } from './turn-detector.js';
+import { carriesOn, looksComplete, TurnDetector } from './turn-detector.js';
 import type { CallSessionListener, EndedReason, RecordMessage, TurnMetrics } from './types.js';
 
 export interface CallSessionStages {
@@ -148,6 +148,11 @@ export class CallSession {
   private replySoundedAt = -Infinity;
   /** Whether the turn under way began with nothing said to the caller since their last. */
   private turnFollowsQuiet = false;
+  /**
+   * When the turn under way began by talking over a reply: what of it the caller heard
+   * (its message in the conversation, or null for nothing). Undefined otherwise.
+   */
+  private turnInterrupted: ChatMessage | null | undefined;
   /**
    * The caller's latest turn, when its reply waits: the caller was already speaking on,
    * having heard nothing since, so what they say may finish its sentence.
@@ -319,6 +324,7 @@ export class CallSession {
     this.lastPartial = '';
     this.framesInTurn = frames.length;
     this.turnFollowsQuiet = this.replySoundedAt < this.callerTurnEndedAt;
+    this.turnInterrupted = undefined;
     this.listener.message({ type: 'speech-update', role: 'user', status: 'started' });
     if (this.phase === 'speaking' || this.phase === 'thinking') {
       if ((this.settings.numWordsToInterruptAssistant ?? 0) > 0) this.pendingInterrupt = true;
@@ -379,6 +385,7 @@ export class CallSession {
     const endedAt = Date.now() - silenceMs;
     const spokenAt = endedAt - this.framesInTurn * FRAME_MS;
     const followsQuiet = this.turnFollowsQuiet;
+    const interrupted = this.turnInterrupted;
     const result = stream.finish();
     // A recogniser may finish off the event loop (Moonshine); turns are still answered in
     // the order they were spoken, and not at all once the call has ended.
@@ -403,6 +410,7 @@ export class CallSession {
         spokenAt,
         endedAt,
         followsQuiet,
+        interrupted,
       });
     });
   }
@@ -416,6 +424,8 @@ export class CallSession {
       endedAt: number;
       /** The turn began before the assistant made a sound after the caller's last. */
       followsQuiet: boolean;
+      /** What the caller heard of the reply this turn talked over (see `turnInterrupted`). */
+      interrupted: ChatMessage | null | undefined;
     },
   ): Promise<void> {
     const recognitionMs = now() - turn.endpointAt;
@@ -429,7 +439,11 @@ export class CallSession {
     // was long enough to end the turn): the two are one turn, answered as such. The reply
     // to the first half is taken back, and the first half's words are joined to these. A
     // caller who talks over a reply they have begun to hear says something new.
-    const carried = turn.followsQuiet ? this.carriedOn(turn.spokenAt) : null;
+    const carried = turn.followsQuiet
+      ? this.carriedOn(turn.spokenAt)
+      : turn.interrupted !== undefined && carriesOn(heard)
+        ? this.carriedOver(turn.spokenAt, turn.interrupted)
+        : null;
     const text = carried === null ? heard : `${carried.text} ${heard}`;
     const before = carried === null ? [...this.history] : carried.before;
     const message: ChatMessage = { role: 'user', content: text };
@@ -512,6 +526,21 @@ export class CallSession {
     // A turn whose reply waited for this one: the caller has had no answer to it at all.
     if (this.heldReply !== null) return last;
     return spokenAt - last.record.endTime <= CONTINUATION_GAP_MS ? last : null;
+  }
+
+  /**
+   * The caller's previous turn, when a turn that began at `spokenAt` by talking over its
+   * reply carries on its sentence (the caller checks `carriesOn`: "… for a flu shot"),
+   * after a pause of at most {@link CONTINUATION_GAP_MS}: the reply began as the
+   * caller went on, and what they heard of it (`heard`) is taken out of the conversation.
+   */
+  private carriedOver(spokenAt: number, heard: ChatMessage | null): AnsweredTurn | null {
+    const last = this.lastCallerTurn;
+    if (last === null || spokenAt - last.record.endTime > CONTINUATION_GAP_MS) return null;
+    const ends = heard === null ? [last.message] : [last.message, heard];
+    if (ends.some((m, i) => this.history.at(i - ends.length) !== m)) return null;
+    if (heard !== null) this.history.pop();
+    return last;
   }
 
   /** Answers the caller's turn whose reply waited (`heldReply`), if one did. */
@@ -725,7 +754,10 @@ export class CallSession {
   private bargeIn(): void {
     this.pendingInterrupt = false;
     if (this.current === null) return;
+    const said = this.history.length;
     this.cutShort('heard');
+    // What the caller heard, should their words turn out to carry on their last sentence.
+    this.turnInterrupted = this.history.length > said ? (this.history.at(-1) ?? null) : null;
     this.listener.message({ type: 'clear' });
     this.phase = 'listening';
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksComplete, TurnDetector } from './turn-detector.js';
+import { carriesOn, looksComplete, TurnDetector } from './turn-detector.js';
 
 const frame = () => new Int16Array(320);
 
@@ -86,5 +86,13 @@ describe('TurnDetector', () => {
     expect(looksComplete('what are your opening hours')).toBe(true);
     expect(looksComplete('i would like to')).toBe(false);
     expect(looksComplete('yes')).toBe(false);
+  });
+
+  it('tells words that carry on a sentence from words that begin one', () => {
+    expect(carriesOn('for a flu shot')).toBe(true);
+    expect(carriesOn(' And my knee')).toBe(true);
+    expect(carriesOn('what are your opening hours')).toBe(false);
+    expect(carriesOn('know about my cough')).toBe(false);
+    expect(carriesOn('')).toBe(false);
   });
 });

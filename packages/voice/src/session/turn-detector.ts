@@ -202,3 +202,36 @@ export function looksComplete(text: string): boolean {
     .filter((w) => w !== '');
   return words.length >= 3 && !CONTINUATIONS.has(words[words.length - 1]!);
 }
+
+/**
+ * Words a sentence rarely begins with, that carry on one begun before: "… for a flu shot",
+ * "… and my knee".
+ */
+const CARRY_ON_WORDS = new Set([
+  'to',
+  'and',
+  'or',
+  'but',
+  'about',
+  'for',
+  'with',
+  'of',
+  'because',
+  'than',
+  'from',
+  'at',
+  'into',
+  'as',
+  'that',
+  'which',
+  'whose',
+  'by',
+  'without',
+  'until',
+]);
+
+/** Whether the words begin mid-sentence: with a word that carries on one said before. */
+export function carriesOn(text: string): boolean {
+  const first = text.trim().toLowerCase().split(/\s+/)[0] ?? '';
+  return CARRY_ON_WORDS.has(first);
+}
