@@ -15,6 +15,9 @@ function lastSpeechFrame(samples) {
   return last;
 }
 
+/** How long after an assistant's stop a `clear` that took the reply back may still come. */
+const TAKEN_BACK_WAIT_MS = 100;
+
 export class Caller {
   messages = [];
   /** Arrival times (performance.now) of assistant audio chunks. */
@@ -132,6 +135,49 @@ export class Caller {
   }
 
   /**
+   * Waits until the assistant stops after message index `from` with a reply it did not take
+   * back. A stop followed by `clear` was taken back (the server heard this line go on over
+   * it after a pause, or a later reading of the line heard an emergency): the reply that
+   * follows is the turn's.
+   */
+  async #untilReplyStands(from) {
+    const stopped = (m) =>
+      typeof m === 'object' &&
+      m.type === 'speech-update' &&
+      m.role === 'assistant' &&
+      m.status === 'stopped';
+    let at = from;
+    for (;;) {
+      await this.untilAssistantStops(at);
+      const stop = this.messages.findIndex((m, i) => i >= at && stopped(m));
+      if (stop < 0) return;
+      // The server sends `clear` right after the stop of a reply it took back.
+      await new Promise((resolve) => setTimeout(resolve, TAKEN_BACK_WAIT_MS));
+      const takenBack = this.messages
+        .slice(stop + 1, stop + 4)
+        .some((m) => typeof m === 'object' && m.type === 'clear');
+      if (!takenBack) return;
+      const started = await this.waitFor(
+        () => {
+          const i = this.messages.findIndex(
+            (m, j) =>
+              j > stop &&
+              typeof m === 'object' &&
+              m.type === 'speech-update' &&
+              m.role === 'assistant' &&
+              m.status === 'started',
+          );
+          return i >= 0 ? i : this.#open ? undefined : -1;
+        },
+        30_000,
+        'the reply after one taken back',
+      ).catch(() => -1);
+      if (started < 0) return;
+      at = started;
+    }
+  }
+
+  /**
    * One turn: speaks `samples`, waits for the reply to be spoken in full, and answers what
    * the server heard, the reply's text, and the client-side voice-to-voice latency.
    */
@@ -149,7 +195,7 @@ export class Caller {
       .then((m) => (m === 'ended' ? null : m))
       .catch(() => null);
     // Nothing recognised means no reply is coming: the turn is over.
-    if (heard !== null) await this.untilAssistantStops(from);
+    if (heard !== null) await this.#untilReplyStands(from);
     // A reply withdrawn because a later reading of the turn heard an emergency (its audio
     // cleared, then the caller's corrected words): the reply that follows is the turn's.
     const corrected = () => {
