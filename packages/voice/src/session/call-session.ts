@@ -462,19 +462,7 @@ export class CallSession {
     ) {
       this.listener.message({ type: 'clear' });
     }
-    let record: RecordMessage;
-    if (carried === null) {
-      this.history.push(message);
-      this.addRecord('user', text, turn.spokenAt, turn.endedAt);
-      record = this.record.at(-1) as RecordMessage;
-    } else {
-      this.history[this.history.length - 1] = message;
-      record = { ...carried.record, message: text, endTime: Math.round(turn.endedAt) };
-      const at = this.record.indexOf(carried.record);
-      if (at >= 0) this.record[at] = record;
-      else this.record.push(record);
-      this.listener.conversation([...this.record]);
-    }
+    const record = this.keepCallerWords(message, turn, carried);
     this.sendConversation();
     const caller = {
       silenceMs: turn.silenceMs,
@@ -512,6 +500,34 @@ export class CallSession {
         // The turn was answered from the first reading; the caller loses only the check.
         this.listener.problem?.({ stage: 'recheck', error: describe(error) });
       });
+  }
+
+  /**
+   * Puts the caller's words in the conversation and the call's record: as a turn of their
+   * own, or in place of the turn they carry on (`carried`), which they include. Returns
+   * their record.
+   */
+  private keepCallerWords(
+    message: ChatMessage,
+    turn: { spokenAt: number; endedAt: number },
+    carried: AnsweredTurn | null,
+  ): RecordMessage {
+    if (carried === null) {
+      this.history.push(message);
+      this.addRecord('user', message.content, turn.spokenAt, turn.endedAt);
+      return this.record.at(-1) as RecordMessage;
+    }
+    this.history[this.history.length - 1] = message;
+    const record = {
+      ...carried.record,
+      message: message.content,
+      endTime: Math.round(turn.endedAt),
+    };
+    const at = this.record.indexOf(carried.record);
+    if (at >= 0) this.record[at] = record;
+    else this.record.push(record);
+    this.listener.conversation([...this.record]);
+    return record;
   }
 
   /**
