@@ -1,7 +1,8 @@
 /**
  * The session and a caller who pauses mid-sentence long enough to end the turn, then goes
- * on before hearing a word of the reply: the two halves are one turn, answered as such,
- * with the real local reply engine on the demo clinic.
+ * on: before the reply made a sound, or over it with words that carry the sentence on. The
+ * two halves are one turn, answered as such, with the real local reply engine on the demo
+ * clinic; a caller who talks over a reply with something new, or after a long pause, is not.
  */
 import type { ServerMessage } from '@talkbooth/protocol';
 import { describe, expect, it } from 'vitest';
