@@ -37,6 +37,10 @@ function scriptedRecognizer(texts: readonly string[]): SpeechRecognizer {
   };
 }
 
+/** What the demo clinic answers to `text` said first in a call. */
+const demoReply = (text: string) =>
+  new Call(new LocalReplyEngine({ assistant: demoAssistant })).reply(text);
+
 /** Says nothing at all: the caller never hears a reply. */
 const mute: ReplyEngine = {
   provider: 'mute',
@@ -89,6 +93,12 @@ function session(
       ended: () => undefined,
     },
   );
+  const startSpeaking = () => {
+    for (const f of [...frames(10, 10), ...frames(40, 8000)]) call.pushCallerAudio(f);
+  };
+  const stopSpeaking = () => {
+    for (const f of frames(15, 10)) call.pushCallerAudio(f);
+  };
   const assistant = (status: string) =>
     messages.filter(
       (m) => m.type === 'speech-update' && m.role === 'assistant' && m.status === status,
@@ -117,13 +127,14 @@ function session(
       messages.flatMap((m) =>
         m.type === 'transcript' && m.role === 'assistant' ? [m.transcript] : [],
       ),
-    /**
-     * The caller is quiet for 200 ms, speaks one utterance (800 ms) and pauses long enough
-     * to end the turn.
-     */
+    /** The caller is quiet for 200 ms, then speaks for 800 ms (the turn goes on). */
+    startSpeaking,
+    /** The caller pauses long enough to end the turn. */
+    stopSpeaking,
+    /** One utterance: {@link startSpeaking}, then {@link stopSpeaking}. */
     speak: () => {
-      for (const f of [...frames(10, 10), ...frames(40, 8000), ...frames(15, 10)])
-        call.pushCallerAudio(f);
+      startSpeaking();
+      stopSpeaking();
     },
   };
 }
@@ -132,9 +143,8 @@ describe('CallSession with a caller who pauses mid-sentence', () => {
   it('answers the two halves as one turn when the caller went on before the reply was heard', async () => {
     const joined = `${FIRST_HALF} ${SECOND_HALF}`;
     // What the demo clinic answers to the whole sentence, and to its halves.
-    const whole = await new Call(new LocalReplyEngine({ assistant: demoAssistant })).reply(joined);
-    const halves = new Call(new LocalReplyEngine({ assistant: demoAssistant }));
-    const toFirstHalf = await halves.reply(FIRST_HALF);
+    const whole = await demoReply(joined);
+    const toFirstHalf = await demoReply(FIRST_HALF);
     expect(toFirstHalf).not.toBe(whole);
 
     const s = session(
@@ -163,7 +173,7 @@ describe('CallSession with a caller who pauses mid-sentence', () => {
 
   it('holds the reply while the caller is still going on, and answers the whole sentence', async () => {
     const joined = `${FIRST_HALF} ${SECOND_HALF}`;
-    const whole = await new Call(new LocalReplyEngine({ assistant: demoAssistant })).reply(joined);
+    const whole = await demoReply(joined);
     const s = session(
       [FIRST_HALF, SECOND_HALF],
       new LocalReplyEngine({ assistant: demoAssistant }),
@@ -172,12 +182,12 @@ describe('CallSession with a caller who pauses mid-sentence', () => {
     await until(() => s.assistant('stopped') === 1, 'the greeting');
     // The first half; the caller starts the second before it is answered.
     s.speak();
-    for (const f of [...frames(10, 10), ...frames(40, 8000)]) s.call.pushCallerAudio(f);
+    s.startSpeaking();
     await until(() => s.users().length === 1, 'the first half heard');
     // Its reply waits while the caller speaks: nothing is said over them.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(s.assistant('started')).toBe(1);
-    for (const f of frames(15, 10)) s.call.pushCallerAudio(f);
+    s.stopSpeaking();
     await until(() => s.assistant('stopped') === 2, 'the reply to the whole sentence');
     await s.call.end('customer-ended-call');
     expect(s.assistantSaid().slice(1).join(' ')).toBe(whole);
@@ -186,17 +196,15 @@ describe('CallSession with a caller who pauses mid-sentence', () => {
   }, 20_000);
 
   it('answers the held turn when what the caller went on with was no words at all', async () => {
-    const toFirstHalf = await new Call(new LocalReplyEngine({ assistant: demoAssistant })).reply(
-      FIRST_HALF,
-    );
+    const toFirstHalf = await demoReply(FIRST_HALF);
     const s = session([FIRST_HALF, ''], new LocalReplyEngine({ assistant: demoAssistant }));
     s.call.start();
     await until(() => s.assistant('stopped') === 1, 'the greeting');
     s.speak();
-    for (const f of [...frames(10, 10), ...frames(40, 8000)]) s.call.pushCallerAudio(f);
+    s.startSpeaking();
     await until(() => s.users().length === 1, 'the first half heard');
     // A cough, heard as nothing: the turn before it is answered.
-    for (const f of frames(15, 10)) s.call.pushCallerAudio(f);
+    s.stopSpeaking();
     await until(() => s.assistant('stopped') === 2, 'the reply');
     await s.call.end('customer-ended-call');
     expect(s.assistantSaid().slice(1).join(' ')).toBe(toFirstHalf);
@@ -205,7 +213,7 @@ describe('CallSession with a caller who pauses mid-sentence', () => {
 
   it('takes back a reply that began playing while the caller was still going on', async () => {
     const joined = `${FIRST_HALF} ${SECOND_HALF}`;
-    const whole = await new Call(new LocalReplyEngine({ assistant: demoAssistant })).reply(joined);
+    const whole = await demoReply(joined);
     // A reply slow to begin, which three words of the caller's would interrupt (the
     // recogniser here gives no words while the caller speaks, so it never is).
     const local = new LocalReplyEngine({ assistant: demoAssistant });
@@ -222,10 +230,10 @@ describe('CallSession with a caller who pauses mid-sentence', () => {
     s.speak();
     // Answered, its reply not yet begun: the caller goes on, and the reply begins meanwhile.
     await until(() => s.users().length === 1, 'the first half heard');
-    for (const f of [...frames(10, 10), ...frames(40, 8000)]) s.call.pushCallerAudio(f);
+    s.startSpeaking();
     await until(() => s.assistant('started') === 2, 'the reply to the first half');
     const before = s.messages.length;
-    for (const f of frames(15, 10)) s.call.pushCallerAudio(f);
+    s.stopSpeaking();
     await until(() => s.assistant('stopped') === 3, 'the reply to the whole sentence');
     await s.call.end('customer-ended-call');
     // The whole sentence heard, the reply begun stopped and its audio dropped, as when the
@@ -267,10 +275,8 @@ describe('CallSession with a caller who pauses mid-sentence', () => {
   it('joins a turn that talks over the reply when its words carry on the sentence before', async () => {
     // The second half begins with a word that carries a sentence on ("for …").
     const [first, second] = ['could you book me in', 'for a flu shot'];
-    const whole = await new Call(new LocalReplyEngine({ assistant: demoAssistant })).reply(
-      `${first} ${second}`,
-    );
-    const toFirst = await new Call(new LocalReplyEngine({ assistant: demoAssistant })).reply(first);
+    const whole = await demoReply(`${first} ${second}`);
+    const toFirst = await demoReply(first);
     const local = new LocalReplyEngine({ assistant: demoAssistant });
     for (const [voice, heardFor] of [
       [toneVoice(100), 0],
