@@ -26,7 +26,8 @@ export interface RecognitionResult {
   hypotheses?: string[];
   /**
    * Readings of the same audio by a second, independent recogniser (Moonshine, on an
-   * utterance pocketsphinx doubted: its best, then where it nearly heard otherwise), for
+   * utterance pocketsphinx doubted: its best, then where it nearly heard otherwise; one
+   * the first recogniser also gave included, as both hearing it is evidence), for
    * the emergency check: an emergency heard in one of them is enough, as two different
    * recognisers rarely make the same slip. The reply engine answers a question from the
    * first when the recogniser's own best reading answers none outright.

@@ -478,6 +478,8 @@ describe('emergencies in the caller’s own words', () => {
       return engine.choose(readings, [], 2, 2);
     };
     expect(await choose([first, domain, 'i can not make it on tuesday'])).toBe(0);
+    // The very same words, too (the recogniser passes on a reading both gave).
+    expect(await choose([first, domain, first])).toBe(0);
     // A second recogniser that heard other words leaves the alarm to the domain reading.
     expect(await choose([first, domain, 'i cannot bake a ton of tuesday'])).toBe(1);
   });

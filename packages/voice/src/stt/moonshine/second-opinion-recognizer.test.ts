@@ -119,8 +119,6 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
       expect(moonshine.text, moonshine.text).toMatch(/\bcollapsed\b/);
       expect(opinion.length).toBeLessThanOrEqual(3);
       expect(new Set(opinion).size).toBe(opinion.length);
-      for (const reading of opinion)
-        expect([alone.text, ...(alone.alternatives ?? [])]).not.toContain(reading);
     }, 60_000);
 
     it('asks Moonshine about a domain reading taken without certainty, never about a sure one', async () => {
@@ -310,7 +308,7 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
       }
     }, 60_000);
 
-    it('passes on the readings Moonshine nearly took, each once and never one pocketsphinx gave', async () => {
+    it('passes on every reading Moonshine took or nearly took, each once, one pocketsphinx gave too included', async () => {
       const scripted = scriptedPrimary({ text: 'i have chest do you', model: 'general' });
       const asked: (number | undefined)[] = [];
       const transcribe = vi.spyOn(model, 'transcribe').mockImplementation(async (_s, options) => {
@@ -328,7 +326,12 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
           doubted,
         );
         expect(asked).toEqual([2]);
-        expect(result.secondOpinion).toEqual(['i am cast vain', 'i am chest pain']);
+        // "i have chest do you" is pocketsphinx's reading too: that both heard it is evidence.
+        expect(result.secondOpinion).toEqual([
+          'i am cast vain',
+          'i am chest pain',
+          'i have chest do you',
+        ]);
       } finally {
         transcribe.mockRestore();
       }

@@ -158,7 +158,7 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
           return result;
         }
         const readings = [result.text, ...(result.alternatives ?? [])];
-        const fresh = (heard: readonly string[], besides: readonly string[]) =>
+        const fresh = (heard: readonly string[], besides: readonly string[] = []) =>
           [...new Set(heard)].filter((text) => text !== '' && !besides.includes(text));
         // Nothing after the latest pause was speech (see `RecognitionStream.pause`), so a
         // reading begun there heard every word, and the turn is answered from it at once.
@@ -169,7 +169,11 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
         // Without a second opinion (the model is missing or failed) the primary's words
         // stand, and its own readings are still checked for an emergency.
         if (heard === undefined) return result;
-        const secondOpinion = fresh(heard, readings);
+        // Every reading of Moonshine's, one pocketsphinx also gave included: that the two
+        // heard the same words is itself what the reply engine weighs ("can you play some
+        // music", whose domain reading "can you poison years ago" raised the alarm while
+        // Moonshine's identical reading was dropped as nothing new).
+        const secondOpinion = fresh(heard);
         const answered = secondOpinion.length === 0 ? result : { ...result, secondOpinion };
         if (begun === null) return answered;
         // Nothing waits for it: the thread reads it after the readings answers wait for.
