@@ -486,8 +486,8 @@ describe('emergencies in the caller’s own words', () => {
 
   it('asks, never tells, when a later reading lost the thing the first reading named', async () => {
     // The general model heard a train station, which the clinic never mentions; the domain
-    // model's reading turned it into the entries' own words.
-    const readings = ['where is the nearest train station', 'where is the nearest pains patient'];
+    // model's reading turned it into one of the entries' own questions.
+    const readings = ['where is the nearest train station', 'where is the nearest pharmacy'];
     const call = newCall();
     await call.engine.prepareReadings?.(readings, 2, 2);
     expect(call.engine.choose?.(readings, call.history, 2, 2)).toBe(1);

@@ -26,6 +26,13 @@ export function retrieveByWords(
     return { kind: 'answer', match: best };
   }
   if (!best.firm && best.confidence < answer) return { kind: 'none', closest: best };
+  // Two of the caller's words for the entry, one its questions' own, and far ahead of the
+  // next: answered, though words nobody wrote about dilute the confidence. A question word
+  // ("where", "how much") is not one of the two: counted, it answered misheard off-topic
+  // lines with one entry word amid three unknown ones ("where is the near east main
+  // station" → the parking). On recorded readings of our own lines in five voices: 4
+  // fewer of 320 off-topic lines told a fact, 1 fewer of 460 questions answered right
+  // (asked which of two instead).
   if (
     best.firmInQuestions &&
     best.confidence >= clarify &&

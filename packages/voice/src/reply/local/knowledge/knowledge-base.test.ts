@@ -123,6 +123,17 @@ describe('KnowledgeBase on the demo clinic', () => {
     expect(kb.retrieve('when do you open').kind).toBe('answer');
   });
 
+  it('asks back, never answers, on one word of an entry and a question word amid unknown ones', () => {
+    // "near" is the parking question's; "where" asks, but names no topic to support it.
+    const stamps = 'where near here can i buy stamps';
+    const found = kb.retrieve(stamps);
+    expect(found.kind).toBe('clarify');
+    expect(found.kind === 'clarify' && found.match.entry.id).toBe('parking');
+    expect(kb.rank(stamps)[0]?.supportWords).toBe(1);
+    // Two words of the topic are support enough, whatever else is said.
+    expect(kb.retrieve('where near here can i park my van')).toMatchObject({ kind: 'answer' });
+  });
+
   it('answers on a word only one entry asks about, with nothing but light words beside it', () => {
     // "results" is in the results entry's questions and nowhere else; "back", "again", "still",
     // "got", "here" are light words, which say nothing of a topic.

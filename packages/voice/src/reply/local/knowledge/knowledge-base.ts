@@ -369,8 +369,9 @@ export class KnowledgeBase {
       supportWords: perWord.filter((mine, w) =>
         [...mine.keys()].some(
           (t) =>
-            this.questionTerms[hit.id]?.has(t) === true ||
-            (firmPerWord[w]?.has(t) === true && this.entryTerms[hit.id]?.has(t) === true),
+            !WEAK_TERMS.has(t) &&
+            (this.questionTerms[hit.id]?.has(t) === true ||
+              (firmPerWord[w]?.has(t) === true && this.entryTerms[hit.id]?.has(t) === true)),
         ),
       ).length,
     }));

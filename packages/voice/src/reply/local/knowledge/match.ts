@@ -20,7 +20,9 @@ export interface KnowledgeMatch {
   questionWords: number;
   /**
    * How many of the caller's words support this entry: a word with a term in the entry's
-   * questions, or the caller's own word (not only a related one) in its answer.
+   * questions, or the caller's own word (not only a related one) in its answer; never a
+   * {@link WEAK_TERMS} one ("where" names no topic, so "where near here can i buy stamps"
+   * has one word for the parking entry, not two).
    */
   supportWords: number;
   /** Whether a firm term (see `firmInQuestions`) is anywhere in the entry, answer included. */
