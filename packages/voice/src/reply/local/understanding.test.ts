@@ -532,8 +532,12 @@ describe('emergencies in the caller’s own words', () => {
     expect(call.engine.choose?.(pool, call.history, 1, 1)).toBe(1);
     const reply = await call.reply(pool[1] as string);
     expect(reply).not.toContain(demoAnswer('hours'));
-    // Naming the clinic, or nothing, leaves the first reading's question as it was.
     const engine = new LocalReplyEngine({ assistant: demoAssistant });
+    // So too when the first heard the thing's word, but not as a thing named.
+    const that = ['is that swimming pool open on sunday', pool[1] as string];
+    await engine.prepareReadings(that, 1, 1);
+    expect(engine.choose(that, [], 1, 1)).toBe(1);
+    // Naming the clinic, or nothing, leaves the first reading's question as it was.
     for (const second of ['is the clinic open on sunday', 'are you open on sunday then']) {
       const readings = ['is it open on sunday', second];
       await engine.prepareReadings(readings, 1, 1);
