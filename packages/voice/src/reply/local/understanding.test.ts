@@ -516,6 +516,15 @@ describe('emergencies in the caller’s own words', () => {
     const taxi = ['how much is a taxi to the airport', 'how much is it taxi to the airport cost'];
     await engine.prepareReadings(taxi, 1, 1);
     expect(engine.choose(taxi, [], 1, 1)).toBe(0);
+    // So too when the second heard it only in a reading it nearly took, its best being a
+    // garble that asks about the cost (our own line, as one recogniser read it).
+    const nearly = [
+      'how much does a taxi to innovation cloth',
+      'how much non attack seatomostation cost',
+      'how much no taxi to the station cost',
+    ];
+    await engine.prepareReadings(nearly, 1, 1);
+    expect(engine.choose(nearly, [], 1, 1)).toBe(0);
     // A thing only the first heard is no such agreement: the second's question is answered.
     const ticket = ['how much is the ticket', 'how much does a consultation cost'];
     await engine.prepareReadings(ticket, 1, 1);
