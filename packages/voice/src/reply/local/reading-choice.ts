@@ -125,6 +125,9 @@ export class ReadingChooser {
     const first = ns[0] ?? '';
     const firstFound = this.context.kb.retrieve(first);
     const clear = firstFound.kind === 'answer';
+    // The things the first reading names that the knowledge base never mentions, read by
+    // several of the rules below.
+    const namedFirst = this.context.kb.analyse(first).namedThings;
     // A second recogniser's reading that sounds most like one of the first's readings, and
     // that one only, votes for it: when the reading it points to is an emergency, the
     // two recognisers heard the same sounds, and one of them spelled out the emergency
@@ -159,11 +162,9 @@ export class ReadingChooser {
       other !== undefined &&
       !awaiting &&
       otherFound?.kind === 'answer' &&
-      !this.context.kb
-        .analyse(first)
-        .namedThings.some((thing) =>
-          all.slice(independentFrom).some((reading) => reading.split(' ').includes(thing)),
-        );
+      !namedFirst.some((thing) =>
+        all.slice(independentFrom).some((reading) => reading.split(' ').includes(thing)),
+      );
     const alarms = all
       .slice(0, independentFrom)
       .map((n, i) => ({
@@ -202,7 +203,6 @@ export class ReadingChooser {
     // two heard the same words, and the thing is the second's slip ("how much does it cost
     // to join" read as "how much knowledge cast a giant", then "… does it cast to join").
     if (clear && !agree && other !== undefined) {
-      const namedFirst = this.context.kb.analyse(first).namedThings;
       const namedOther = this.context.kb.analyse(other).namedThings;
       if (namedOther.some((thing) => !namedFirst.includes(thing))) {
         return { index: independentFrom };
@@ -269,9 +269,7 @@ export class ReadingChooser {
       // Nor when the first reading names a thing the knowledge base never mentions, which
       // this one lost ("where is the nearest train station", read by the domain model as
       // "… nearest pains patient"): its words are the entries', not the caller's.
-      const lost = this.context.kb
-        .analyse(first)
-        .namedThings.some((thing) => !n.split(' ').includes(thing));
+      const lost = namedFirst.some((thing) => !n.split(' ').includes(thing));
       return { index: i, doubtful: !agrees || lost };
     }
     return { index: 0 };
