@@ -242,7 +242,13 @@ export class ReadingChooser {
     // lines this answered 7 more of 215 paraphrases right than answering it only on the
     // topic the first reading leans to, for 1 more off-topic line told a fact.
     if (otherClear) return { index: independentFrom };
-    const hesitated = awaiting ? undefined : this.secondHesitation(all, independentFrom);
+    // Not when the two recognisers heard the same words (give or take a phone): those words
+    // were said, and a reading the second went on to, which sounds the same but is spelled
+    // so the knowledge base answers it, only spells them luckily ("where can i buy running
+    // shoes", read on as "… by running shoes", is not a question about what to wear). On
+    // recorded readings of our own lines in five voices: 2 fewer of 460 questions answered
+    // wrongly and 2 fewer of 320 off-topic lines told a fact, for 2 fewer answered right.
+    const hesitated = awaiting || agree ? undefined : this.secondHesitation(all, independentFrom);
     if (hesitated !== undefined) return { index: hesitated };
     for (const [i, n] of ns.entries()) {
       if (i === 0) continue;

@@ -449,6 +449,12 @@ describe('emergencies in the caller’s own words', () => {
     // Nor when the best reading named a thing the clinic never mentions.
     const pool = 'my prescript from the swimming pool about to run out';
     expect(await choose([first, pool, 'my prescription is about to run out'])).toBe(0);
+    // Nor when the second's best reading is the first's, give or take a phone: both
+    // recognisers heard those words, and a reading read on from them is no better heard.
+    expect(await choose([first, first, 'my prescription is about to run out'])).toBe(0);
+    expect(
+      await choose([first, 'my priest reduction is about to ran out', ...readings.slice(2)]),
+    ).toBe(0);
   });
 
   it("asks about a first recogniser's later reading only when the second recogniser's points the same way", async () => {
