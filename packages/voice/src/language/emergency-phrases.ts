@@ -25,9 +25,14 @@ export const EMERGENCY_PHRASES: readonly string[] = [
   'short of breath',
   'choking',
   'turning blue',
-  // Water: "drowning" and "drowned" by their lemma.
+  // Water: "drowning" and "drowned" by their lemma, "went under" as "gone under". (A
+  // pupil who "struggles in the water" is taken for one in trouble too: better asked
+  // about than a swimmer in distress missed.)
   'drown',
   'pulled out of the water',
+  'gone under the water',
+  'face down in the water',
+  'struggling in the water',
   // Bleeding and injury.
   'bleeding',
   'losing blood',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EMERGENCY_PHRASES, spokenPhrase } from '../../language/emergency-phrases.js';
 import { EmergencyDetector } from './emergency.js';
 import { normalize } from './text.js';
 
@@ -23,7 +24,21 @@ describe('EmergencyDetector', () => {
     expect(detect('my husband got an electric shock from the cooker')).toBe('electric shock');
     expect(detect('the baby is turning blue')).toBe('turn blue');
     expect(detect('they pulled her out of the water')).toBe('pull out of the water');
+    expect(detect('a boy went under the water and has not come up')).toBe('go under the water');
+    expect(detect('there is a man face down in the water')).toBe('face down in the water');
+    expect(detect('an old lady is struggling in the water')).toBe('struggle in the water');
+    // Struggling for breath is still that.
+    expect(detect('my mother is struggling to breathe')).toBe('struggle to breathe');
     expect(detect('I can not wake my grandad')).toBe('can not wake');
+  });
+
+  it('hears every phrase of its list said as written', () => {
+    // A word one phrase wants only as written ("fit=") must not hide another phrase that
+    // wants it by its lemma.
+    const missed = EMERGENCY_PHRASES.map(spokenPhrase).filter(
+      (phrase) => detect(phrase) === undefined,
+    );
+    expect(missed).toEqual([]);
   });
 
   it('needs the whole phrase, in order', () => {
