@@ -240,6 +240,27 @@ describe('sentence meaning beside the words', () => {
     expect((await retrieve(sentence, close)).found.kind).not.toBe('answer');
   });
 
+  it('does not answer on words and meaning together against a word of another entry’s questions', async () => {
+    // "Parked" is a word of the parking question; "within a month" only words of the
+    // returns' answer. By words the parking leads, unsure; meaning prefers the returns.
+    const sentence = 'parked it within a month';
+    const plain = new KnowledgeBase(ENTRIES);
+    expect(plain.retrieve(sentence).kind).toBe('none');
+    const [parking, returns] = plain.rank(sentence);
+    expect(parking?.entry.id).toBe('parking');
+    expect(parking?.questionWords).toBe(1);
+    expect(returns?.entry.id).toBe('returns');
+    expect(returns?.firmInQuestions).toBe(false);
+    // Meaning alone is below its own threshold, so only the two together could decide.
+    const meaning = { returns: MEANING_ANSWER - 0.05, parking: 0.05 };
+    const fused = (returns?.confidence ?? 0) + FUSED_MEANING_WEIGHT * meaning.returns;
+    expect(fused).toBeGreaterThanOrEqual(FUSED_ANSWER);
+    // Together they would clear every bar, but no word the caller said asks about returns,
+    // and one asks about parking: neither is told.
+    const { found } = await retrieve(sentence, meaning);
+    expect(found.kind).not.toBe('answer');
+  });
+
   it('does not answer on words and meaning together when the caller said a word nobody wrote', async () => {
     const sentence = 'where do i bring my bicycle';
     const plain = new KnowledgeBase(ENTRIES);
