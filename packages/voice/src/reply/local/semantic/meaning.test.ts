@@ -261,6 +261,23 @@ describe('sentence meaning beside the words', () => {
     expect(found.kind).not.toBe('answer');
   });
 
+  it('does not answer on meaning when the words found the entry through a question word alone', async () => {
+    // "When" is the hours' question word; "bring" the caller's own word in the returns'
+    // answer. By words the hours lead on the question word alone.
+    const sentence = 'when do i bring it';
+    const plain = new KnowledgeBase(ENTRIES);
+    const [hours] = plain.rank(sentence);
+    expect(hours?.entry.id).toBe('hours');
+    expect(hours?.supportWords).toBe(0);
+    // Meaning clearly puts the hours first, but the words do not support it: asked.
+    const clear = { hours: MEANING_ANSWER + 0.2, returns: 0.1 };
+    const { found } = await retrieve(sentence, clear);
+    expect(found.kind === 'clarify' && found.match.entry.id).toBe('hours');
+    // With every word the caller said finding it, the question word is all there is.
+    const alone = await retrieve('when is it', clear);
+    expect(alone.found.kind === 'answer' && alone.found.match.entry.id).toBe('hours');
+  });
+
   it('does not answer on words and meaning together when the caller said a word nobody wrote', async () => {
     const sentence = 'where do i bring my bicycle';
     const plain = new KnowledgeBase(ENTRIES);
@@ -332,10 +349,13 @@ describe('sentence meaning beside the words', () => {
   });
 
   it('does not answer on words and meaning together when meaning itself is weak', async () => {
-    // By words alone parking leads ("where") but is not sure; with meaning just under its
-    // floor the two together would pass, but meaning must carry some weight of its own.
-    const sentence = 'where do i bring it';
-    const parking = new KnowledgeBase(ENTRIES).rank(sentence)[0];
+    // By words alone parking leads (the caller's own words in its answer) but is not sure;
+    // with meaning just under its floor the two together would pass, but meaning must
+    // carry some weight of its own.
+    const sentence = 'is it behind the shop';
+    const plain = new KnowledgeBase(ENTRIES);
+    expect(plain.retrieve(sentence).kind).not.toBe('answer');
+    const parking = plain.rank(sentence)[0];
     expect(parking?.entry.id).toBe('parking');
     const weak = FUSED_MIN_MEANING - 0.02;
     expect((parking?.confidence ?? 0) + FUSED_MEANING_WEIGHT * weak).toBeGreaterThan(FUSED_ANSWER);
