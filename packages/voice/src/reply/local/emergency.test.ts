@@ -111,4 +111,11 @@ describe('EmergencyDetector', () => {
     expect(detect('he keeps having fits')).toBe('have fits');
     expect(detect('I have a fitting for my hearing aid')).toBeUndefined();
   });
+
+  it('still matches by its lemma, in another phrase, a word one phrase wants as written', () => {
+    const detector = new EmergencyDetector({ phrases: ['having fits=', 'fit and collapse'] });
+    expect(detector.detect('he keeps having fits')).toBe('have fits');
+    expect(detector.detect('she fits and collapses')).toBe('fit and collapse');
+    expect(detector.detect('she is having a fitting')).toBeUndefined();
+  });
 });

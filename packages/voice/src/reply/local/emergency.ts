@@ -39,21 +39,38 @@ const PERSON: ReadonlyMap<string, string> = new Map([
   ),
 ]);
 
+/** A word of a phrase: a lemma, or a word matched only as written ("fit", not "fitting"). */
+interface PhraseWord {
+  readonly text: string;
+  readonly asWritten: boolean;
+}
+
+/** A caller's word: as said (any person's pronoun as the first), and its lemma. */
+interface HeardWord {
+  readonly said: string;
+  readonly lemma: string;
+}
+
+interface Phrase {
+  /** The phrase as the detector names it: its words' lemmas, or as written. */
+  readonly name: string;
+  readonly words: readonly PhraseWord[];
+}
+
 export class EmergencyDetector {
-  private readonly phrases: string[][];
+  private readonly phrases: Phrase[];
   private readonly lexicon: Lexicon;
-  /** Phrase words matched only as written (see {@link EMERGENCY_PHRASES}). */
-  private readonly asWritten = new Set<string>();
 
   constructor(options: { lexicon?: Lexicon; phrases?: readonly string[] } = {}) {
     this.lexicon = options.lexicon ?? Lexicon.default();
-    this.phrases = (options.phrases ?? EMERGENCY_PHRASES).map((p) =>
-      p.split(' ').map((w) => {
-        if (!w.endsWith(AS_WRITTEN)) return this.word(w);
-        this.asWritten.add(w.slice(0, -AS_WRITTEN.length));
-        return w;
-      }),
-    );
+    this.phrases = (options.phrases ?? EMERGENCY_PHRASES).map((p) => {
+      const words = p.split(' ').map((w): PhraseWord => {
+        if (w.endsWith(AS_WRITTEN))
+          return { text: w.slice(0, -AS_WRITTEN.length), asWritten: true };
+        return { text: this.heard(w).lemma, asWritten: false };
+      });
+      return { name: spokenPhrase(words.map((w) => w.text).join(' ')), words };
+    });
   }
 
   /** What {@link detect} answered, by sentence and whether sound slips counted ('' for none). */
@@ -71,26 +88,29 @@ export class EmergencyDetector {
 
   /** {@link detect}, without the cache. */
   private detectAfresh(normalized: string, options: { soundSlips?: boolean }): string | undefined {
-    const lemmas = normalized
+    const heard = normalized
       .split(' ')
       .filter((w) => w !== '')
-      .map((w) => this.word(w));
+      .map((w) => this.heard(w));
     for (const phrase of this.phrases) {
-      if (containsInOrder(lemmas, phrase)) return spokenPhrase(phrase.join(' '));
+      if (containsInOrder(heard, phrase.words, MAX_GAP, isWord)) return phrase.name;
     }
     for (const phrase of this.phrases) {
-      if (phrase.length < 2) continue;
-      for (let k = 0; k < phrase.length; k++) {
-        const wanted = phrase[k] as string;
-        if (wanted.length < MIN_SLIP_LETTERS || wanted.endsWith(AS_WRITTEN)) continue;
+      if (phrase.words.length < 2) continue;
+      for (const wanted of phrase.words) {
+        if (wanted.text.length < MIN_SLIP_LETTERS || wanted.asWritten) continue;
         // Each slip of this phrase word in the caller's words stands in for it, once.
-        const slipped = lemmas.map((w) =>
-          this.slipOf(w, wanted) || (options.soundSlips === true && this.soundSlipOf(w, wanted))
-            ? wanted
-            : w,
-        );
-        if (slipped.some((w, i) => w !== lemmas[i]) && containsInOrder(slipped, phrase)) {
-          return spokenPhrase(phrase.join(' '));
+        let slips = 0;
+        const slipped = heard.map((w): HeardWord => {
+          const slip =
+            this.slipOf(w.lemma, wanted.text) ||
+            (options.soundSlips === true && this.soundSlipOf(w.lemma, wanted.text));
+          if (!slip) return w;
+          slips++;
+          return { said: w.said, lemma: wanted.text };
+        });
+        if (slips > 0 && containsInOrder(slipped, phrase.words, MAX_GAP, isWord)) {
+          return phrase.name;
         }
       }
     }
@@ -120,30 +140,44 @@ export class EmergencyDetector {
     );
   }
 
-  /**
-   * A word as phrases are matched: its lemma, any person's pronoun as the first, and a word
-   * a phrase wants as written marked so (not lemmatised: "fitting" is not "a fit").
-   */
-  private word(w: string): string {
-    if (this.asWritten.has(w)) return `${w}${AS_WRITTEN}`;
-    return PERSON.get(w) ?? this.lexicon.lemma(w);
+  /** A word as phrases are matched: as said, any person's pronoun as the first, and its lemma. */
+  private heard(w: string): HeardWord {
+    const person = PERSON.get(w);
+    return person !== undefined
+      ? { said: person, lemma: person }
+      : { said: w, lemma: this.lexicon.lemma(w) };
   }
 }
 
-/** Whether `phrase` occurs in `words` in order, at most `maxGap` words apart. */
-export function containsInOrder(
-  words: readonly string[],
-  phrase: readonly string[],
+/**
+ * Whether a caller's word is a phrase's word: as written where the phrase wants it so,
+ * by its lemma otherwise. Each phrase decides for its own words, so a word one phrase wants
+ * as written ("fit") is still matched by its lemma in any other.
+ */
+function isWord(heard: HeardWord, wanted: PhraseWord): boolean {
+  return wanted.asWritten ? heard.said === wanted.text : heard.lemma === wanted.text;
+}
+
+/**
+ * Whether `phrase` occurs in `words` in order, at most `maxGap` words apart, a word
+ * matching a phrase word as `same` decides (equal, unless told).
+ */
+export function containsInOrder<W, P = W>(
+  words: readonly W[],
+  phrase: readonly P[],
   maxGap = MAX_GAP,
+  same: (word: W, wanted: P) => boolean = (word, wanted) => Object.is(word, wanted),
 ): boolean {
+  const [head, ...rest] = phrase;
+  if (head === undefined) return false;
   for (let start = 0; start < words.length; start++) {
-    if (words[start] !== phrase[0]) continue;
+    if (!same(words[start] as W, head)) continue;
     let at = start;
     let ok = true;
-    for (const next of phrase.slice(1)) {
+    for (const next of rest) {
       let found = -1;
       for (let j = at + 1; j <= Math.min(words.length - 1, at + 1 + maxGap); j++) {
-        if (words[j] === next) {
+        if (same(words[j] as W, next)) {
           found = j;
           break;
         }
