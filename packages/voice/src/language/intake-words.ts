@@ -182,3 +182,132 @@ export const COMMON_ALLERGENS: readonly string[] = [
   'plasters',
   'nickel',
 ];
+
+/**
+ * Whom a caller speaks of when it is not themselves: the family members a caller brings
+ * along or rings for, and the animals people keep (the commonest species of the UK's and
+ * the United States' pet population surveys). A question about what is wrong is answered
+ * "my son has a fever" or "our cat keeps being sick" as often as "I have a cough".
+ */
+export const WHO_CALLERS_SPEAK_OF: readonly string[] = [
+  'son',
+  'daughter',
+  'husband',
+  'wife',
+  'partner',
+  'mum',
+  'mom',
+  'dad',
+  'mother',
+  'father',
+  'baby',
+  'child',
+  'little boy',
+  'little girl',
+  'dog',
+  'cat',
+  'puppy',
+  'kitten',
+  'rabbit',
+  'guinea pig',
+  'hamster',
+  'horse',
+  'bird',
+  'parrot',
+  'tortoise',
+  'pet',
+];
+
+/**
+ * How callers say what is wrong in everyday words, which WordNet's disease and injury
+ * nouns (the lexicon's `symptom` class) miss: the states a body is in ("dizzy",
+ * "swollen"), what it keeps doing ("coughing", "being sick"), and the plain names of
+ * common complaints ("a lump", "a temperature"). Chosen from the general symptom lists of
+ * public health and animal-care guidance (the NHS's common symptoms; the PDSA's signs that
+ * a pet is unwell), not from any caller's lines.
+ */
+export const SYMPTOM_STATES: readonly string[] = [
+  'sick',
+  'ill',
+  'unwell',
+  'poorly',
+  'dizzy',
+  'faint',
+  'tired',
+  'weak',
+  'sleepy',
+  'itchy',
+  'swollen',
+  'stiff',
+  'sore',
+  'numb',
+  'feverish',
+  'hot',
+  'breathless',
+  'short of breath',
+  'nauseous',
+  'bloated',
+  'constipated',
+  'in pain',
+  'off his food',
+  'off her food',
+  'not himself',
+  'not herself',
+  'not right',
+];
+
+/** What a body or an animal keeps doing when unwell, said after "keeps" or "is". */
+export const SYMPTOM_DOINGS: readonly string[] = [
+  'coughing',
+  'sneezing',
+  'wheezing',
+  'vomiting',
+  'being sick',
+  'throwing up',
+  'shaking',
+  'shivering',
+  'trembling',
+  'sweating',
+  'bleeding',
+  'limping',
+  'scratching',
+  'itching',
+  'licking',
+  'drooling',
+  'panting',
+  'crying',
+  'not eating',
+  'not drinking',
+  'not sleeping',
+  'drinking a lot',
+  'losing weight',
+  'losing hair',
+  'falling over',
+];
+
+/** Plain names of common complaints, beside the lexicon's `symptom` nouns. */
+export const COMPLAINTS: readonly string[] = [
+  'lump',
+  'cut',
+  'bite',
+  'blister',
+  'boil',
+  'spot',
+  'sore',
+  'cold sore',
+  'temperature',
+  'high temperature',
+  'infection',
+  'chest infection',
+  'ear infection',
+  'water infection',
+  'sore throat',
+  'runny nose',
+  'blocked nose',
+  'upset stomach',
+  'stomach bug',
+  'food poisoning',
+  'allergic reaction',
+  'discharge',
+  'diarrhoea',
+];

@@ -10,7 +10,11 @@
 import {
   COMMON_ALLERGENS,
   COMMON_MEDICINES,
+  COMPLAINTS,
   MEDICINE_ALLERGIES,
+  SYMPTOM_DOINGS,
+  SYMPTOM_STATES,
+  WHO_CALLERS_SPEAK_OF,
 } from '../../language/intake-words.js';
 import type { Lexicon } from '../../language/lexicon.js';
 import { normalizeText, numberToWords } from './normalize.js';
@@ -195,6 +199,19 @@ function formsOf(words: readonly string[], lexicon: Lexicon): string[] {
   return [...new Set(words.flatMap((w) => (w.includes(' ') ? [w] : [...lexicon.forms(w)])))];
 }
 
+/** Endings of a verb's forms, which a word shares with a noun of the same spelling. */
+const VERB_ENDINGS = /(ed|ing|er)$/;
+
+/**
+ * Forms of a class of nouns: each and its plural ("tooth" → tooth, teeth; "eye" → eye,
+ * eyes), not the forms of a verb spelled the same ("eyed", "handing"): "a lump on his
+ * eyed" was heard once the model had them. (Symptoms keep theirs: "sprained", "bruised".)
+ */
+function nounFormsOf(words: readonly string[], lexicon: Lexicon): string[] {
+  const own = new Set(words);
+  return formsOf(words, lexicon).filter((form) => own.has(form) || !VERB_ENDINGS.test(form));
+}
+
 /** Scale answers: "maybe a six", "six out of ten". */
 function scaleAnswers(): string[] {
   const out = ['it is bad', 'it is really bad', 'not too bad', 'quite bad', 'it hurts a lot'];
@@ -276,10 +293,51 @@ function allergyAnswers(lexicon: Lexicon): string[] {
   return out;
 }
 
+/** Someone a sentence is about, with the forms its verbs and possessive take. */
+interface Sufferer {
+  who: string;
+  have: string;
+  be: string;
+  keep: string;
+  feel: string;
+  their: string;
+}
+
+const FIRST_PERSON: Sufferer = {
+  who: 'i',
+  have: 'have',
+  be: 'am',
+  keep: 'keep',
+  feel: 'feel',
+  their: 'my',
+};
+const HE: Sufferer = {
+  who: 'he',
+  have: 'has',
+  be: 'is',
+  keep: 'keeps',
+  feel: 'feels',
+  their: 'his',
+};
+const SHE: Sufferer = { ...HE, who: 'she', their: 'her' };
+/** The caller and the pronouns of whom they speak of. */
+const PRONOUNS: readonly Sufferer[] = [FIRST_PERSON, HE, SHE];
+/** He or she, taking turns down a list (so each word is said of someone else once). */
+const otherPerson = (i: number): Sufferer => (i % 2 === 0 ? HE : SHE);
+
+/**
+ * How callers say what is wrong: with the lexicon's symptoms and body parts, and
+ * everyday complaints, states and doings (language/intake-words.ts), of themselves ("i
+ * have a cough", "my knee is swollen") or of whom they speak of ("he keeps being sick",
+ * "my son has a temperature", "a lump on her back"). Words of one list are paired with
+ * another's in turn rather than all with all: the trigram model joins them.
+ */
 function symptomAnswers(lexicon: Lexicon): string[] {
   const out: string[] = [];
-  const symptoms = lexicon.wordsOf('symptom');
-  for (const s of formsOf(symptoms, lexicon)) {
+  const symptoms = [...new Set([...lexicon.wordsOf('symptom'), ...COMPLAINTS])];
+  const symptomForms = formsOf(symptoms, lexicon);
+  for (const [i, s] of symptomForms.entries()) {
+    const other = otherPerson(i);
     out.push(
       s,
       `a ${s}`,
@@ -289,11 +347,34 @@ function symptomAnswers(lexicon: Lexicon): string[] {
       `i have a bad ${s}`,
       `i think i have ${s}`,
       `i have had a ${s}`,
+      `${other.who} ${other.have} a ${s}`,
+      `${other.who} ${other.have} ${s}`,
+      `${other.who} has had a ${s}`,
     );
   }
   for (const [a, b] of pairs(symptoms)) out.push(`a ${a} and a ${b}`, `${a} and ${b}`);
+  for (const state of SYMPTOM_STATES) {
+    for (const p of PRONOUNS) {
+      out.push(
+        `${p.who} ${p.be} ${state}`,
+        `${p.who} ${p.feel} ${state}`,
+        `${p.who} ${p.have} been ${state}`,
+      );
+    }
+  }
+  for (const doing of SYMPTOM_DOINGS) {
+    const stopped = doing.startsWith('not ') ? doing.slice('not '.length) : undefined;
+    for (const p of PRONOUNS) {
+      out.push(`${p.who} ${p.keep} ${doing}`, `${p.who} ${p.be} ${doing}`);
+      out.push(`${p.who} ${p.have} been ${doing}`);
+      if (stopped !== undefined) out.push(`${p.who} ${p.have} stopped ${stopped}`);
+    }
+  }
   const parts = lexicon.wordsOf('bodyPart');
-  for (const b of formsOf(parts, lexicon)) {
+  const partForms = nounFormsOf(parts, lexicon);
+  for (const [i, b] of partForms.entries()) {
+    const other = otherPerson(i);
+    const complaint = COMPLAINTS[i % COMPLAINTS.length] as string;
     out.push(
       `my ${b}`,
       `my ${b} hurts`,
@@ -308,9 +389,30 @@ function symptomAnswers(lexicon: Lexicon): string[] {
       `a broken ${b}`,
       `i cut my ${b}`,
       `something wrong with my ${b}`,
+      `a ${complaint} on my ${b}`,
+      `${other.their} ${b} hurts`,
+      `${other.their} ${b} is swollen`,
+      `${other.who} hurt ${other.their} ${b}`,
+      `there is a ${complaint} on ${other.their} ${b}`,
     );
   }
   for (const [a, b] of pairs(parts)) out.push(`my ${a} and my ${b}`);
+  // Whom the caller speaks of, each with a few of the words above, in turn.
+  for (const [i, who] of WHO_CALLERS_SPEAK_OF.entries()) {
+    const at = <T>(list: readonly T[], k: number): T => list[(i * 5 + k) % list.length] as T;
+    for (const whose of ['my', 'our']) {
+      const someone = `${whose} ${who}`;
+      out.push(
+        `${someone} has a ${at(symptomForms, 0)}`,
+        `${someone} is ${at(SYMPTOM_STATES, 1)}`,
+        `${someone} keeps ${at(SYMPTOM_DOINGS, 2)}`,
+        `${someone} has been ${at(SYMPTOM_DOINGS, 3)}`,
+        `${someone} hurt ${otherPerson(i).their} ${at(partForms, 4)}`,
+        `there is something wrong with ${someone}`,
+        `it is ${someone}`,
+      );
+    }
+  }
   return out;
 }
 

@@ -45,7 +45,7 @@ import {
 } from './sound-out.js';
 
 /** Bump when the expander, the smoothing or the file layout change: old caches then miss. */
-export const LANGUAGE_MODEL_BUILDER_VERSION = 7;
+export const LANGUAGE_MODEL_BUILDER_VERSION = 8;
 
 /** The phones of the en-us acoustic model (CMUdict's set without stress marks). */
 export const EN_US_PHONES: ReadonlySet<string> = new Set(

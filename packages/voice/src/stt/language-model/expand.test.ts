@@ -109,6 +109,45 @@ describe('expandQuestion, asking how long', () => {
   });
 });
 
+describe('expandQuestion, asking what is wrong', () => {
+  const wrong = expandQuestion('What seems to be the problem?');
+  const said = [...(wrong?.keys() ?? [])];
+
+  it('expects everyday states and doings, of the caller and of whom they speak of', () => {
+    for (const s of [
+      'i feel dizzy',
+      'she is itchy',
+      'he keeps coughing',
+      'she has been vomiting',
+      'he has stopped eating',
+      'i have a temperature',
+    ]) {
+      expect(wrong?.get(s), s).toBeGreaterThan(0);
+    }
+    // Every complaint is said of someone else too, and on someone's body.
+    expect(said.some((s) => /^(he|she) has a lump$/.test(s))).toBe(true);
+    expect(said.some((s) => /^there is a \w+ on (his|her) \w+$/.test(s))).toBe(true);
+  });
+
+  it('names family members and pets as whom a caller speaks of, with a possessive', () => {
+    for (const who of ['son', 'daughter', 'dog', 'cat', 'rabbit']) {
+      expect(
+        said.some((s) => s.startsWith(`my ${who} has `)),
+        who,
+      ).toBe(true);
+      expect(
+        said.some((s) => s.startsWith(`our ${who} keeps `)),
+        who,
+      ).toBe(true);
+    }
+  });
+
+  it('keeps them to a question about what is wrong', () => {
+    const howLong = expandQuestion('How long has this been going on?');
+    expect(howLong?.has('he keeps coughing')).toBe(false);
+  });
+});
+
 describe('expandClarifying', () => {
   const domain = expandVocabulary({ sentences: ['Can I book an appointment?'], keywords: [] });
   const corpus = expandClarifying(domain);
