@@ -249,10 +249,9 @@ export const SYMPTOM_STATES: readonly string[] = [
   'bloated',
   'constipated',
   'in pain',
-  'off his food',
-  'off her food',
-  'not himself',
-  'not herself',
+  // "their" and "themselves" stand for the sufferer's own ("off his food", "not myself").
+  'off their food',
+  'not themselves',
   'not right',
 ];
 

@@ -296,6 +296,7 @@ function allergyAnswers(lexicon: Lexicon): string[] {
 /** Someone a sentence is about, with the forms its verbs and possessive take. */
 interface Sufferer {
   who: string;
+  self: string;
   have: string;
   be: string;
   keep: string;
@@ -305,6 +306,7 @@ interface Sufferer {
 
 const FIRST_PERSON: Sufferer = {
   who: 'i',
+  self: 'myself',
   have: 'have',
   be: 'am',
   keep: 'keep',
@@ -313,15 +315,20 @@ const FIRST_PERSON: Sufferer = {
 };
 const HE: Sufferer = {
   who: 'he',
+  self: 'himself',
   have: 'has',
   be: 'is',
   keep: 'keeps',
   feel: 'feels',
   their: 'his',
 };
-const SHE: Sufferer = { ...HE, who: 'she', their: 'her' };
+const SHE: Sufferer = { ...HE, who: 'she', self: 'herself', their: 'her' };
 /** The caller and the pronouns of whom they speak of. */
 const PRONOUNS: readonly Sufferer[] = [FIRST_PERSON, HE, SHE];
+/** A state said of someone: "off their food" → "off his food", "not themselves" → "not myself". */
+const stateOf = (state: string, p: Sufferer): string =>
+  state.replace(/\btheir\b/, p.their).replace(/\bthemselves\b/, p.self);
+
 /** He or she, taking turns down a list (so each word is said of someone else once). */
 const otherPerson = (i: number): Sufferer => (i % 2 === 0 ? HE : SHE);
 
@@ -356,9 +363,9 @@ function symptomAnswers(lexicon: Lexicon): string[] {
   for (const state of SYMPTOM_STATES) {
     for (const p of PRONOUNS) {
       out.push(
-        `${p.who} ${p.be} ${state}`,
-        `${p.who} ${p.feel} ${state}`,
-        `${p.who} ${p.have} been ${state}`,
+        `${p.who} ${p.be} ${stateOf(state, p)}`,
+        `${p.who} ${p.feel} ${stateOf(state, p)}`,
+        `${p.who} ${p.have} been ${stateOf(state, p)}`,
       );
     }
   }
@@ -404,7 +411,7 @@ function symptomAnswers(lexicon: Lexicon): string[] {
       const someone = `${whose} ${who}`;
       out.push(
         `${someone} has a ${at(symptomForms, 0)}`,
-        `${someone} is ${at(SYMPTOM_STATES, 1)}`,
+        `${someone} is ${stateOf(at(SYMPTOM_STATES, 1), otherPerson(i))}`,
         `${someone} keeps ${at(SYMPTOM_DOINGS, 2)}`,
         `${someone} has been ${at(SYMPTOM_DOINGS, 3)}`,
         `${someone} hurt ${otherPerson(i).their} ${at(partForms, 4)}`,

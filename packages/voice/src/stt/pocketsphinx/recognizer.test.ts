@@ -54,6 +54,12 @@ const SPOKEN_DURATIONS = [
   'a week or two',
   'since monday evening',
 ];
+/** What is wrong, said of someone else and in everyday words, to the reason question. */
+const OTHERS_COMPLAINTS = [
+  'my daughter has a high temperature',
+  'he keeps coughing and sneezing',
+  'she feels dizzy and weak',
+];
 const OFF_TOPIC = [
   'the weather is lovely in spring',
   'my cat likes to sleep on the sofa',
@@ -83,7 +89,11 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
   const vocabulary = demoVocabulary();
   const inDomain = new Set(vocabulary.sentences.map(normalizeText));
   let recognizer: PocketsphinxRecognizer;
-  const items: { text: string; voice: Voice; set: 'dev' | 'intake' | 'duration' | 'off' }[] = [];
+  const items: {
+    text: string;
+    voice: Voice;
+    set: 'dev' | 'intake' | 'duration' | 'others' | 'off';
+  }[] = [];
   for (const voice of TEST_VOICES) {
     for (const text of DEV_LINES) items.push({ text, voice, set: 'dev' });
     for (const text of OFF_TOPIC) items.push({ text, voice, set: 'off' });
@@ -92,6 +102,8 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     items.push({ text, voice: TEST_VOICES[0] as Voice, set: 'intake' });
   for (const voice of TEST_VOICES)
     for (const text of SPOKEN_DURATIONS) items.push({ text, voice, set: 'duration' });
+  for (const voice of TEST_VOICES)
+    for (const text of OTHERS_COMPLAINTS) items.push({ text, voice, set: 'others' });
   let audio: Int16Array[][] = [];
 
   beforeAll(async () => {
@@ -215,6 +227,22 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     // Heard by the question's own model, not left to the general one, and word for word.
     expect(heard.filter((h) => h.model !== 'domain')).toEqual([]);
     expect(wer).toBeLessThanOrEqual(0.05);
+  });
+
+  it('hears what is wrong with someone else, in everyday words, with the reason question', () => {
+    const reason = (vocabulary.assistantQuestions ?? [])[0] ?? '';
+    const heard = indexes('others').map((i) => {
+      const stream = recognizer.open({ question: `Thank you. ${reason}` });
+      for (const f of audio[i] as Int16Array[]) stream.push(f);
+      const result = stream.finish();
+      return { said: items[i]?.text ?? '', text: result.text, model: result.model };
+    });
+    const wer = corpusWordErrorRate(heard.map((h) => [h.said, h.text]));
+    console.log(
+      `others' complaints WER ${(wer * 100).toFixed(1)} %: ${heard.map((h) => `${h.model} "${h.text}"`).join(', ')}`,
+    );
+    expect(heard.filter((h) => h.model !== 'domain')).toEqual([]);
+    expect(wer).toBeLessThanOrEqual(0.15);
   });
 
   it('does not turn off-topic speech into a confident in-domain sentence', () => {
