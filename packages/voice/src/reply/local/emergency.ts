@@ -15,7 +15,7 @@
  * phrase's other words are heard as they are.
  */
 import { LRUCache } from 'lru-cache';
-import { AS_WRITTEN, EMERGENCY_PHRASES, spokenPhrase } from '../../language/emergency-phrases.js';
+import { AS_WRITTEN, EMERGENCY_PHRASES } from '../../language/emergency-phrases.js';
 import { Lexicon } from '../../language/lexicon.js';
 import { editDistance } from './text.js';
 
@@ -52,7 +52,7 @@ interface HeardWord {
 }
 
 interface Phrase {
-  /** The phrase as the detector names it: its words' lemmas, or as written. */
+  /** The phrase as the detector names it: each word's lemma, or the word as written. */
   readonly name: string;
   readonly words: readonly PhraseWord[];
 }
@@ -69,7 +69,7 @@ export class EmergencyDetector {
           return { text: w.slice(0, -AS_WRITTEN.length), asWritten: true };
         return { text: this.heard(w).lemma, asWritten: false };
       });
-      return { name: spokenPhrase(words.map((w) => w.text).join(' ')), words };
+      return { name: words.map((w) => w.text).join(' '), words };
     });
   }
 
