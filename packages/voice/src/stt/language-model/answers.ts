@@ -372,8 +372,11 @@ function symptomAnswers(lexicon: Lexicon): string[] {
   for (const doing of SYMPTOM_DOINGS) {
     const stopped = doing.startsWith('not ') ? doing.slice('not '.length) : undefined;
     for (const p of PRONOUNS) {
-      out.push(`${p.who} ${p.keep} ${doing}`, `${p.who} ${p.be} ${doing}`);
-      out.push(`${p.who} ${p.have} been ${doing}`);
+      out.push(
+        `${p.who} ${p.keep} ${doing}`,
+        `${p.who} ${p.be} ${doing}`,
+        `${p.who} ${p.have} been ${doing}`,
+      );
       if (stopped !== undefined) out.push(`${p.who} ${p.have} stopped ${stopped}`);
     }
   }

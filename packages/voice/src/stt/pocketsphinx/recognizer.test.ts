@@ -211,19 +211,28 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     expect(allergy?.result.text).toBe('i am allergic to penicillin');
   });
 
-  it('hears how long in the words callers use, with the question asking how long', () => {
-    const howLong = (vocabulary.assistantQuestions ?? []).find((q) => /^how long/i.test(q));
-    expect(howLong).toBeDefined();
-    const heard = indexes('duration').map((i) => {
-      const stream = recognizer.open({ question: `Thank you. ${howLong ?? ''}` });
+  /**
+   * A set's lines, each heard as the answer to `question` (after an acknowledgement, as
+   * the assistant asks it), with their word error rate, logged under `label`.
+   */
+  function answersTo(question: string, set: string, label: string) {
+    const heard = indexes(set).map((i) => {
+      const stream = recognizer.open({ question: `Thank you. ${question}` });
       for (const f of audio[i] as Int16Array[]) stream.push(f);
       const result = stream.finish();
       return { said: items[i]?.text ?? '', text: result.text, model: result.model };
     });
     const wer = corpusWordErrorRate(heard.map((h) => [h.said, h.text]));
     console.log(
-      `spoken durations WER ${(wer * 100).toFixed(1)} %: ${heard.map((h) => `${h.model} "${h.text}"`).join(', ')}`,
+      `${label} WER ${(wer * 100).toFixed(1)} %: ${heard.map((h) => `${h.model} "${h.text}"`).join(', ')}`,
     );
+    return { heard, wer };
+  }
+
+  it('hears how long in the words callers use, with the question asking how long', () => {
+    const howLong = (vocabulary.assistantQuestions ?? []).find((q) => /^how long/i.test(q));
+    expect(howLong).toBeDefined();
+    const { heard, wer } = answersTo(howLong ?? '', 'duration', 'spoken durations');
     // Heard by the question's own model, not left to the general one, and word for word.
     expect(heard.filter((h) => h.model !== 'domain')).toEqual([]);
     expect(wer).toBeLessThanOrEqual(0.05);
@@ -231,16 +240,7 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
 
   it('hears what is wrong with someone else, in everyday words, with the reason question', () => {
     const reason = (vocabulary.assistantQuestions ?? [])[0] ?? '';
-    const heard = indexes('others').map((i) => {
-      const stream = recognizer.open({ question: `Thank you. ${reason}` });
-      for (const f of audio[i] as Int16Array[]) stream.push(f);
-      const result = stream.finish();
-      return { said: items[i]?.text ?? '', text: result.text, model: result.model };
-    });
-    const wer = corpusWordErrorRate(heard.map((h) => [h.said, h.text]));
-    console.log(
-      `others' complaints WER ${(wer * 100).toFixed(1)} %: ${heard.map((h) => `${h.model} "${h.text}"`).join(', ')}`,
-    );
+    const { heard, wer } = answersTo(reason, 'others', "others' complaints");
     expect(heard.filter((h) => h.model !== 'domain')).toEqual([]);
     expect(wer).toBeLessThanOrEqual(0.15);
   });
