@@ -416,9 +416,11 @@ describe('emergencies in the caller’s own words', () => {
       'my priest recaptured about the roll out',
       'my prescription is about to run out',
     ];
-    // By its words alone the second reading would only be asked about…
+    // By its words alone the second reading would only be asked about (and it is taken
+    // for that, the first pointing nowhere)…
+    expect(kb.retrieve(readings[1] as string).kind).toBe('clarify');
     const unprepared = new LocalReplyEngine({ assistant: demoAssistant });
-    expect(unprepared.choose(readings, [], 1, 1)).toBe(0);
+    expect(unprepared.choose(readings, [], 1, 1)).toBe(1);
     // …its meaning agreeing settles it, as it does for a reading answered directly.
     const call = newCall();
     await call.engine.prepareReadings?.(readings, 1, 1);
@@ -566,6 +568,25 @@ describe('emergencies in the caller’s own words', () => {
     const agreed = [...slip, 'how much does a consultation cast'];
     await engine.prepareReadings(agreed, 1, 1);
     expect(engine.choose(agreed, [], 1, 1)).toBe(0);
+  });
+
+  it("asks about the entry a second recogniser's reading points to when the first's points nowhere", async () => {
+    // The first reading (as pocketsphinx read one of our own lines) is nothing the clinic
+    // can answer; the second would have the caller asked about the opening hours.
+    const late = ['walked onto gaza on company', 'can i pop in late on a weekday'];
+    const call = newCall();
+    await call.engine.prepareReadings?.(late, 1, 1);
+    expect(call.engine.choose?.(late, call.history, 1, 1)).toBe(1);
+    expect(await call.reply(late[1] as string)).toMatch(
+      /^Sorry, I am not sure I understood\. Do you mean, .*opening hours\?/,
+    );
+    expect(await call.reply('yes')).toBe(demoAnswer('hours'));
+    // Not when the second names a thing the clinic never mentions: the caller could only
+    // say no, and the first reading's honest answer stands.
+    const bank = ['walked onto gaza on company', 'what time does the bank open'];
+    const engine = new LocalReplyEngine({ assistant: demoAssistant });
+    await engine.prepareReadings(bank, 1, 1);
+    expect(engine.choose(bank, [], 1, 1)).toBe(0);
   });
 
   it("takes a second recogniser's request for the brief that the first's best reading missed", async () => {
