@@ -589,6 +589,26 @@ describe('emergencies in the caller’s own words', () => {
     expect(engine.choose(bank, [], 1, 1)).toBe(0);
   });
 
+  it("asks about, never answers, a second recogniser's question that holds a word no dictionary has", async () => {
+    // Our own line "what time does the bank open", as the two recognisers read it: the
+    // second could not place "bank open", and its spelling found the opening hours.
+    const bank = ['walked onto gaza on company', 'what time does the man copen'];
+    const call = newCall();
+    await call.engine.prepareReadings?.(bank, 1, 1);
+    expect(call.engine.choose?.(bank, call.history, 1, 1)).toBe(1);
+    expect(await call.reply(bank[1] as string)).toMatch(
+      /^Sorry, I am not sure I understood\. Do you mean, .*opening hours\?/,
+    );
+    // Dictionary words, or the knowledge base's own, are answered outright.
+    for (const second of ['what time do you open', 'what time does the clinic open']) {
+      const readings = [bank[0] as string, second];
+      const plain = newCall();
+      await plain.engine.prepareReadings?.(readings, 1, 1);
+      expect(plain.engine.choose?.(readings, plain.history, 1, 1)).toBe(1);
+      expect(await plain.reply(second)).toBe(demoAnswer('hours'));
+    }
+  });
+
   it("takes a second recogniser's request for the brief that the first's best reading missed", async () => {
     const readings = [
       'can you right down my sim terms for the doctor',

@@ -321,6 +321,17 @@ describe('KnowledgeBase on the demo clinic', () => {
     expect(dentist.urgent('i knocked out my tooth')?.entry.id).toBe('urgent');
   });
 
+  it('says which words the entries use as written, in questions or answers', () => {
+    expect(kb.usesWord('pharmacy')).toBe(true);
+    expect(kb.usesWord('parking')).toBe(true);
+    // An answer's word too: the address is next to the library.
+    expect(kb.usesWord('library')).toBe(true);
+    // Another form of an entry's word, or a word near one in spelling, is not one of theirs.
+    expect(kb.usesWord('pharmacies')).toBe(false);
+    expect(kb.usesWord('copen')).toBe(false);
+    expect(kb.usesWord('taxi')).toBe(false);
+  });
+
   it('maps near-miss and split words onto known terms', () => {
     expect([...kb.analyse('where is the pharmecy').terms.keys()]).toContain('pharmacy');
     expect(kb.analyse('where is the pharmecy').terms.get('pharmacy')).toBeLessThan(1);

@@ -157,6 +157,11 @@ export class KnowledgeBase {
     return this.entries.length;
   }
 
+  /** Whether the entries use this very word, in a question or an answer ("worming"). */
+  usesWord(word: string): boolean {
+    return this.surfaceWords.get(stem(word))?.has(word) ?? false;
+  }
+
   /** The entry with this id. */
   get(id: string): KnowledgeEntry | undefined {
     return this.entries.find((e) => e.id === id);
