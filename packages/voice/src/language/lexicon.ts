@@ -14,7 +14,13 @@ interface LexiconFile {
   vectorScale: number;
   words: string[];
   lemmas: Record<string, string>;
-  /** word → "other:85 another:60" (strength in hundredths). */
+  /** word → the parts of speech (n, v, a) its lemma is its dictionary form as ("swelling" → "v"). */
+  lemmaPos: Record<string, string>;
+  /**
+   * word → "other:85nn another:60nn40vv": each related word, with the strength (in
+   * hundredths) of each pair of parts of speech (n, v, a, r) the two are related as,
+   * strongest first.
+   */
   relations: Record<string, string>;
   /** word → its WordNet antonyms, as `relations` ("open" → "close:60 …"). */
   opposites: Record<string, string>;
@@ -68,6 +74,7 @@ export class Lexicon {
   readonly version: number;
   private readonly index: Map<string, number>;
   private readonly lemmas: ReadonlyMap<string, string>;
+  private readonly lemmaPos: Readonly<Record<string, string>>;
   private readonly relationText: Record<string, string>;
   private readonly phrasal: ReadonlySet<string>;
   private readonly oppositeText: Record<string, string>;
@@ -84,8 +91,9 @@ export class Lexicon {
   private readonly things: ReadonlySet<string>;
   private readonly qualities: ReadonlySet<string>;
   private readonly soundsByIndex: readonly string[];
-  private readonly relationCache = new Map<string, ReadonlyMap<string, number>>();
-  private readonly oppositeCache = new Map<string, ReadonlyMap<string, number>>();
+  private readonly relationCache = new Map<string, ReadonlyMap<string, Relation>>();
+  private readonly oppositeCache = new Map<string, ReadonlyMap<string, Relation>>();
+  private readonly strengthCache = new Map<string, ReadonlyMap<string, number>>();
   private formsByLemma: Map<string, string[]> | undefined;
   private readonly vectors: Int8Array;
   private readonly dimensions: number;
@@ -95,6 +103,7 @@ export class Lexicon {
     this.version = file.version;
     this.index = new Map(file.words.map((w, i) => [w, i]));
     this.lemmas = new Map(Object.entries(file.lemmas));
+    this.lemmaPos = file.lemmaPos;
     // Phrasal verbs are keyed "verb_particle", never a single word's key.
     this.relationText = { ...file.relations, ...file.phrases };
     this.phrasal = new Set(Object.keys(file.phrases));
@@ -135,7 +144,9 @@ export class Lexicon {
       typeof file.phrases !== 'object' ||
       file.phrases === null ||
       typeof file.broader !== 'object' ||
-      file.broader === null
+      file.broader === null ||
+      typeof file.lemmaPos !== 'object' ||
+      file.lemmaPos === null
     ) {
       throw new Error(
         `The English lexicon in ${dir} is out of date: rebuild it with \`npm run build\`.`,
@@ -226,7 +237,31 @@ export class Lexicon {
    * another way (synonyms, derived forms, kinds of it), never its opposites.
    */
   related(word: string): ReadonlyMap<string, number> {
-    return decoded(this.relationCache, this.relationText, word);
+    let map = this.strengthCache.get(word);
+    if (map === undefined) {
+      const relations = decoded(this.relationCache, this.relationText, word);
+      map = new Map([...relations].map(([w, r]) => [w, r.strength]));
+      this.strengthCache.set(word, map);
+    }
+    return map;
+  }
+
+  /**
+   * WordNet neighbours of the word and of its dictionary form, as the part of speech the
+   * word is a form of: "swelling" is the verb "swell" (bulge, expand), never the adjective
+   * (smashing, nifty). The stronger relation where both have one.
+   */
+  relatedWithLemma(word: string): ReadonlyMap<string, number> {
+    const out = new Map(this.related(word));
+    const lemma = this.lemma(word);
+    if (lemma === word) return out;
+    const pos = this.lemmaPos[word];
+    for (const [other, relation] of decoded(this.relationCache, this.relationText, lemma)) {
+      const strength = strengthAs(relation, pos);
+      if (strength > (out.get(other) ?? 0)) out.set(other, strength);
+    }
+    out.delete(word);
+    return out;
   }
 
   /**
@@ -248,7 +283,8 @@ export class Lexicon {
 
   /** WordNet antonyms of the word with their strength (0–1): "open" → "close". */
   opposites(word: string): ReadonlyMap<string, number> {
-    return decoded(this.oppositeCache, this.oppositeText, word);
+    const relations = decoded(this.oppositeCache, this.oppositeText, word);
+    return new Map([...relations].map(([w, r]) => [w, r.strength]));
   }
 
   /** Cosine of the two words' embeddings; undefined when one has none or is a light word. */
@@ -269,21 +305,27 @@ export class Lexicon {
    * or antonym's strength (between the words or their lemmas: "close" is about what "open"
    * is about), or the embedding cosine (of the words or
    * their lemmas: "saturdays" is rarer than "saturday", and its vector poorer) above its
-   * floor, whichever is highest.
+   * floor, whichever is highest. A relation reached through a lemma counts only as the part
+   * of speech the word is a form of: "swelling" is a form of the verb "swell", not of the
+   * adjective (good), so "best" is not "swelling".
    */
   similarity(a: string, b: string): number {
     if (a === b) return 1;
     const la = this.lemma(a);
     const lb = this.lemma(b);
     if (la === lb) return 1;
+    const posA = la === a ? undefined : this.lemmaPos[a];
+    const posB = lb === b ? undefined : this.lemmaPos[b];
     let best = 0;
-    for (const [x, y] of [
-      [a, b],
-      [la, lb],
-      [la, b],
-      [a, lb],
+    for (const [x, y, posX, posY] of [
+      [a, b, undefined, undefined],
+      [la, lb, posA, posB],
+      [la, b, posA, undefined],
+      [a, lb, undefined, posB],
     ] as const) {
-      best = Math.max(best, this.related(x).get(y) ?? 0, this.opposites(x).get(y) ?? 0);
+      const relation = decoded(this.relationCache, this.relationText, x).get(y);
+      const opposite = decoded(this.oppositeCache, this.oppositeText, x).get(y);
+      best = Math.max(best, strengthAs(relation, posX, posY), strengthAs(opposite, posX, posY));
     }
     for (const [x, y] of [
       [a, b],
@@ -308,20 +350,47 @@ export class Lexicon {
   }
 }
 
-/** A word's entry of `text` ("other:85 another:60"), parsed once into `cache`. */
+/** How two words are related: the strength (0–1) of each pair of their parts of speech. */
+interface Relation {
+  /** The strongest of `senses`. */
+  strength: number;
+  /** "nv" (the first word a noun, the second a verb) → strength, strongest first. */
+  senses: readonly (readonly [string, number])[];
+}
+
+/** A word's entry of `text` ("other:85nn another:60nn40vv"), parsed once into `cache`. */
 function decoded(
-  cache: Map<string, ReadonlyMap<string, number>>,
+  cache: Map<string, ReadonlyMap<string, Relation>>,
   text: Record<string, string>,
   word: string,
-): ReadonlyMap<string, number> {
+): ReadonlyMap<string, Relation> {
   let map = cache.get(word);
   if (map === undefined) {
-    const entries: [string, number][] = (text[word]?.split(' ') ?? []).map((pair) => {
-      const [w = '', s = '0'] = pair.split(':');
-      return [w, Number(s) / 100];
+    const entries = (text[word]?.split(' ') ?? []).map((pair): [string, Relation] => {
+      const [w = '', rest = ''] = pair.split(':');
+      const senses = [...rest.matchAll(/(\d+)([a-z]{2})/g)].map(
+        ([, s = '0', pos = '']) => [pos, Number(s) / 100] as const,
+      );
+      return [w, { strength: senses[0]?.[1] ?? 0, senses }];
     });
     map = new Map(entries);
     cache.set(word, map);
   }
   return map;
+}
+
+/**
+ * The relation's strength where the first word is one of the parts of speech `posX` and
+ * the second one of `posY` (either undefined: any).
+ */
+function strengthAs(relation: Relation | undefined, posX?: string, posY?: string): number {
+  if (relation === undefined) return 0;
+  if (posX === undefined && posY === undefined) return relation.strength;
+  for (const [pos, strength] of relation.senses) {
+    const [x = '', y = ''] = pos;
+    if ((posX === undefined || posX.includes(x)) && (posY === undefined || posY.includes(y))) {
+      return strength;
+    }
+  }
+  return 0;
 }

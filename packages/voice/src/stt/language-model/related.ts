@@ -40,14 +40,8 @@ const EMERGENCY_CARRIERS = [
 /** Words to put in place of `word`: other forms of it, then related words, best first. */
 export function alternativesFor(word: string, lexicon: Lexicon): string[] {
   const lemma = lexicon.lemma(word);
-  const related = new Map<string, number>();
-  for (const source of new Set([word, lemma])) {
-    for (const [other, strength] of lexicon.related(source)) {
-      if (strength >= MIN_RELATION) related.set(other, Math.max(related.get(other) ?? 0, strength));
-    }
-  }
-  const ranked = [...related]
-    .filter(([other]) => !STOP_WORDS.has(other))
+  const ranked = [...lexicon.relatedWithLemma(word)]
+    .filter(([other, strength]) => strength >= MIN_RELATION && !STOP_WORDS.has(other))
     .sort((a, b) => b[1] - a[1])
     .slice(0, RELATED_PER_WORD)
     .map(([other]) => other);
