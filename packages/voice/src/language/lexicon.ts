@@ -22,7 +22,7 @@ interface LexiconFile {
    * strongest first.
    */
   relations: Record<string, string>;
-  /** word → its WordNet antonyms, as `relations` ("open" → "close:60 …"). */
+  /** word → its WordNet antonyms, as `relations` ("open" → "close:60aa …"). */
   opposites: Record<string, string>;
   /** phrasal verb ("call_off") → the single words of its synsets, as `relations`. */
   phrases: Record<string, string>;
