@@ -47,6 +47,16 @@ describe('Lexicon (built from WordNet, embeddings and a lemmatizer)', () => {
     expect(variants.has('nifty')).toBe(false);
   });
 
+  it('takes a word used as a noun for a form of its lemma only where the two share a sense', () => {
+    // "the left" only shares a spelling with the verb "leave"; "a booking" comes from "book".
+    expect(lexicon.similarity('leave', 'left')).toBe(1);
+    expect(lexicon.similarity('leave', 'left', { bAsNoun: true })).toBeLessThan(0.3);
+    expect(lexicon.similarity('grind', 'ground', { bAsNoun: true })).toBeLessThan(0.3);
+    expect(lexicon.similarity('book', 'booking', { bAsNoun: true })).toBe(1);
+    expect(lexicon.similarity('park', 'parking', { bAsNoun: true })).toBe(1);
+    expect(lexicon.similarity('result', 'results', { bAsNoun: true })).toBe(1);
+  });
+
   it('gives light words no embedding similarity, and frequent words a higher bar', () => {
     // Frequent verbs and adverbs are near everything in embedding space.
     expect(lexicon.isLight('take')).toBe(true);

@@ -94,6 +94,7 @@ export class Lexicon {
   private readonly relationCache = new Map<string, ReadonlyMap<string, Relation>>();
   private readonly oppositeCache = new Map<string, ReadonlyMap<string, Relation>>();
   private readonly strengthCache = new Map<string, ReadonlyMap<string, number>>();
+  private readonly oppositeStrengthCache = new Map<string, ReadonlyMap<string, number>>();
   private formsByLemma: Map<string, string[]> | undefined;
   private readonly vectors: Int8Array;
   private readonly dimensions: number;
@@ -214,6 +215,17 @@ export class Lexicon {
     return this.lemmas.get(word) ?? word;
   }
 
+  /**
+   * The dictionary form of a word used as a noun: its lemma where that is a noun too
+   * ("results" → "result") or where the word's own senses are related to it ("booking" →
+   * "book"), else the word itself ("left", whose lemma "leave" is only a verb).
+   */
+  private nounLemma(word: string): string {
+    const lemma = this.lemma(word);
+    if (lemma === word || (this.lemmaPos[word] ?? '').includes('n')) return lemma;
+    return this.related(word).has(lemma) ? lemma : word;
+  }
+
   /** The words whose lemma is this word, itself included ("park" → park, parks, parking…). */
   forms(lemma: string): readonly string[] {
     if (this.formsByLemma === undefined) {
@@ -237,13 +249,11 @@ export class Lexicon {
    * another way (synonyms, derived forms, kinds of it), never its opposites.
    */
   related(word: string): ReadonlyMap<string, number> {
-    let map = this.strengthCache.get(word);
-    if (map === undefined) {
-      const relations = decoded(this.relationCache, this.relationText, word);
-      map = new Map([...relations].map(([w, r]) => [w, r.strength]));
-      this.strengthCache.set(word, map);
-    }
-    return map;
+    return strengths(
+      this.strengthCache,
+      decoded(this.relationCache, this.relationText, word),
+      word,
+    );
   }
 
   /**
@@ -284,7 +294,7 @@ export class Lexicon {
   /** WordNet antonyms of the word with their strength (0–1): "open" → "close". */
   opposites(word: string): ReadonlyMap<string, number> {
     const relations = decoded(this.oppositeCache, this.oppositeText, word);
-    return new Map([...relations].map(([w, r]) => [w, r.strength]));
+    return strengths(this.oppositeStrengthCache, relations, word);
   }
 
   /** Cosine of the two words' embeddings; undefined when one has none or is a light word. */
@@ -308,11 +318,16 @@ export class Lexicon {
    * floor, whichever is highest. A relation reached through a lemma counts only as the part
    * of speech the word is a form of: "swelling" is a form of the verb "swell", not of the
    * adjective (good), so "best" is not "swelling".
+   *
+   * With `bAsNoun` the second word is used as a noun ("the left"): it is then a form of
+   * its lemma only where the lemma is a noun too or the word's own senses come from it
+   * ("a booking" is still "book"), not where the two only share a spelling: "the left" is
+   * no form of "leave", "the ground" none of "grind".
    */
-  similarity(a: string, b: string): number {
+  similarity(a: string, b: string, options: { bAsNoun?: boolean } = {}): number {
     if (a === b) return 1;
     const la = this.lemma(a);
-    const lb = this.lemma(b);
+    const lb = options.bAsNoun === true ? this.nounLemma(b) : this.lemma(b);
     if (la === lb) return 1;
     const posA = la === a ? undefined : this.lemmaPos[a];
     const posB = lb === b ? undefined : this.lemmaPos[b];
@@ -374,6 +389,20 @@ function decoded(
       return [w, { strength: senses[0]?.[1] ?? 0, senses }];
     });
     map = new Map(entries);
+    cache.set(word, map);
+  }
+  return map;
+}
+
+/** The relations' strengths, kept in `cache` under the word they are of. */
+function strengths(
+  cache: Map<string, ReadonlyMap<string, number>>,
+  relations: ReadonlyMap<string, Relation>,
+  word: string,
+): ReadonlyMap<string, number> {
+  let map = cache.get(word);
+  if (map === undefined) {
+    map = new Map([...relations].map(([w, r]) => [w, r.strength]));
     cache.set(word, map);
   }
   return map;

@@ -366,6 +366,26 @@ describe('KnowledgeBase on the demo clinic', () => {
     expect(molar.firm.has('tooth')).toBe(false);
   });
 
+  it('takes a word the entries use as a noun for no form of a verb it is only spelt like', () => {
+    const practice = new KnowledgeBase([
+      {
+        id: 'toilets',
+        questions: ['Where are the toilets?'],
+        answer: 'The toilets are on the left, past the lift.',
+      },
+      { id: 'bikes', questions: ['Can I park my bike?'], answer: 'Yes, by the door.' },
+    ]);
+    // "Left" after "the" is a side, not what "leave" became: leaving a bike is no toilet.
+    expect(practice.analyse('can i leave my bike here').terms.has('left')).toBe(false);
+    const found = practice.retrieve('can i leave my bike here');
+    expect(found.kind !== 'answer' || found.match.entry.id !== 'toilets').toBe(true);
+    // Where the entries use it as a verb, it is still the caller's word in another form.
+    const shop = new KnowledgeBase([
+      { id: 'lost', questions: ['I left my umbrella behind.'], answer: 'Ask at the desk.' },
+    ]);
+    expect(shop.analyse('i leave things behind').terms.get('left')).toBe(1);
+  });
+
   it('names an entry by its topic or its first question turned round', () => {
     const hours = entries.find((e) => e.id === 'hours');
     if (!hours) throw new Error('no hours');

@@ -53,6 +53,14 @@ export interface KnowledgeBaseOptions {
 
 /** Words that make the noun after them a thing named: "the library", "a taxi". */
 const ARTICLES: ReadonlySet<string> = new Set(['the', 'a', 'an']);
+/**
+ * Words after which the entries' word is a noun ("the left", "your booking"), never a form
+ * of a verb.
+ */
+const DETERMINERS: ReadonlySet<string> = new Set([
+  ...ARTICLES,
+  ...['my', 'your', 'our', 'their', 'his', 'her', 'its'],
+]);
 /** How many words (an adjective, a modifier) may stand between the article and the noun. */
 const ARTICLE_REACH = 2;
 
@@ -84,6 +92,8 @@ export class KnowledgeBase {
   private readonly lexicon: Lexicon;
   /** Index term → the entries' words it came from ("park" ← "park", "parking"). */
   private readonly surfaceWords = new Map<string, Set<string>>();
+  /** The entries' words used only as nouns, each time after a determiner ("the left"). */
+  private readonly nounsOnly = new Set<string>();
   /** The entries' question words made of a shorter word and the caller's ("microchip"), → term. */
   private readonly questionCompounds = new Map<string, string>();
   /** The entries' question words as the recogniser's dictionary says them, with their term. */
@@ -111,6 +121,15 @@ export class KnowledgeBase {
         set.add(w);
       }
     }
+    const notNouns = new Set<string>();
+    for (const sentence of this.entries.flatMap((e) => [...e.questions, e.answer])) {
+      const ws = words(sentence);
+      for (const [i, w] of ws.entries()) {
+        if (DETERMINERS.has(ws[i - 1] ?? '')) this.nounsOnly.add(w);
+        else notNouns.add(w);
+      }
+    }
+    for (const w of notNouns) this.nounsOnly.delete(w);
     for (const w of words(this.entries.flatMap((e) => e.questions).join(' '))) {
       if (STOP_WORDS.has(w)) continue;
       if (w.length >= COMPOUND_HEAD + COMPOUND_MODIFIER) {
@@ -544,7 +563,7 @@ export class KnowledgeBase {
     for (const [term, surfaces] of this.surfaceWords) {
       let similarity = 0;
       for (const surface of surfaces) {
-        similarity = Math.max(similarity, this.lexicon.similarity(word, surface));
+        similarity = Math.max(similarity, this.similarity(word, surface));
       }
       if (similarity >= MIN_MEANING_SIMILARITY) found.push({ term, similarity });
     }
@@ -552,6 +571,11 @@ export class KnowledgeBase {
     const kept = found.slice(0, MAX_MEANINGS);
     this.meaningCache.set(word, kept);
     return kept;
+  }
+
+  /** How close the caller's word is to one of the entries' words, as the entries use it. */
+  private similarity(word: string, surface: string): number {
+    return this.lexicon.similarity(word, surface, { bAsNoun: this.nounsOnly.has(surface) });
   }
 
   /**
@@ -569,7 +593,7 @@ export class KnowledgeBase {
       [...(this.surfaceWords.get(term) ?? [])].every(
         (surface) =>
           lexicon.isKindOf(word, surface) ||
-          lexicon.similarity(word, surface) < MIN_MEANING_SIMILARITY,
+          this.similarity(word, surface) < MIN_MEANING_SIMILARITY,
       ),
     );
   }
