@@ -33,6 +33,8 @@ export const EMERGENCY_PHRASES: readonly string[] = [
   'gone under the water',
   'face down in the water',
   'struggling in the water',
+  // "… in the deep end", "… in deep water": a pool's or the sea's, by the words between.
+  'struggling in deep',
   // Bleeding and injury.
   'bleeding',
   'losing blood',

@@ -27,6 +27,8 @@ describe('EmergencyDetector', () => {
     expect(detect('a boy went under the water and has not come up')).toBe('go under the water');
     expect(detect('there is a man face down in the water')).toBe('face down in the water');
     expect(detect('an old lady is struggling in the water')).toBe('struggle in the water');
+    expect(detect('a man is struggling out in deep water')).toBe('struggle in deep');
+    expect(detect('my son is struggling in the deep end')).toBe('struggle in deep');
     // Struggling for breath is still that.
     expect(detect('my mother is struggling to breathe')).toBe('struggle to breathe');
     expect(detect('I can not wake my grandad')).toBe('can not wake');
