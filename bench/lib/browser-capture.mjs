@@ -158,7 +158,11 @@ try {
       cacheDir,
     });
     const model = voice.MoonshineModel.load();
-    const recognizer = new voice.SecondOpinionRecognizer({ primary, model: () => model });
+    const recognizer = new voice.SecondOpinionRecognizer({
+      primary,
+      model: () => model,
+      bias: voice.biasTexts(voice.vocabularyFor(assistant)),
+    });
     const sources = { socket: microphone.all };
     for (const [name, constraints] of Object.entries(constraintSets))
       sources[name] = await capture(origin, microphone, constraints);

@@ -13,6 +13,7 @@
 //     BENCH_LINES=1 records and judges the benchmark's lines instead (see `benchSets`).
 //     RNNoise is in front of both recognisers, as in a call; DENOISE=primary puts it in front
 //     of pocketsphinx only (Moonshine hears the line as sent), DENOISE=none nowhere.
+//     Moonshine favours the assistant's words, as in a call; BIAS=0 records without it.
 //
 // Per set, voice and kind of line: right, asked ("Do you mean …?"; of those, "right after
 // asking" when the caller's "yes", "the first one" or "the second one" then got the
@@ -162,7 +163,14 @@ async function record(speakers) {
       DENOISE === 'primary'
         ? { provider: primary.provider, open: (o) => denoised(primary.open(o)), dispose() {} }
         : primary;
-    const recognizer = new voice.SecondOpinionRecognizer({ primary: front, model: () => model });
+    // As a call has it: Moonshine favours the assistant's words (BIAS=0: it does not).
+    const recognizer = new voice.SecondOpinionRecognizer({
+      primary: front,
+      model: () => model,
+      ...(process.env.BIAS === '0'
+        ? {}
+        : { bias: voice.biasTexts(voice.vocabularyFor(assistant)) }),
+    });
     const lines = definition.lines.filter(
       (line) =>
         ONLY.length === 0 || ONLY.includes(kindOf(definition.knowledge, line.expect ?? null)),

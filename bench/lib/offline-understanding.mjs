@@ -53,7 +53,11 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
   // NEURAL=0 hears with pocketsphinx alone, as before Moonshine.
   const moonshine = process.env.NEURAL === '0' ? null : await voice.MoonshineModel.load();
   const recognizer = moonshine
-    ? new voice.MoonshineRecognizer({ model: moonshine, follower: pocketsphinx })
+    ? new voice.MoonshineRecognizer({
+        model: moonshine,
+        follower: pocketsphinx,
+        bias: voice.biasTexts(voice.vocabularyFor(assistant)),
+      })
     : pocketsphinx;
   const urgentAnswer = knowledge.find((k) => k.urgent)?.answer.slice(0, 30);
   for (const key of speakers) {

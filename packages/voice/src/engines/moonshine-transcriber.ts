@@ -2,6 +2,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { MOONSHINE_MODEL_FILES, moonshineModelDir } from '../stt/moonshine/moonshine-model.js';
 import { MoonshineRecognizer } from '../stt/moonshine/moonshine-recognizer.js';
+import { biasTexts } from '../stt/moonshine/word-bias.js';
 import { pocketsphinxProblem } from '../stt/pocketsphinx/native.js';
 import type { DomainVocabulary, SpeechRecognizer } from '../stt/types.js';
 import type { PocketsphinxTranscriber } from './pocketsphinx-transcriber.js';
@@ -29,7 +30,11 @@ export class MoonshineTranscriber implements TranscriberEngine {
       this.model.get(),
       pocketsphinxProblem() === null ? this.follower.streamingRecognizer(vocabulary) : undefined,
     ]);
-    return new MoonshineRecognizer({ model, ...(follower ? { follower } : {}) });
+    return new MoonshineRecognizer({
+      model,
+      bias: biasTexts(vocabulary),
+      ...(follower ? { follower } : {}),
+    });
   }
 
   /** Loads the model and builds the follower's language model, so a first call starts fast. */

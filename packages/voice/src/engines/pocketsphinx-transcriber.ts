@@ -3,6 +3,7 @@ import path from 'node:path';
 import { buildDomainModelOffThread } from '../stt/language-model/build.js';
 import { checkModel, pocketsphinxProblem } from '../stt/pocketsphinx/native.js';
 import { SecondOpinionRecognizer } from '../stt/moonshine/second-opinion-recognizer.js';
+import { biasTexts } from '../stt/moonshine/word-bias.js';
 import { PocketsphinxRecognizer } from '../stt/pocketsphinx/recognizer.js';
 import type { DomainVocabulary, SpeechRecognizer } from '../stt/types.js';
 import type { SharedMoonshineModel } from './shared-moonshine-model.js';
@@ -100,7 +101,11 @@ export class PocketsphinxTranscriber implements TranscriberEngine {
     const primary = await this.streamingRecognizer(vocabulary);
     return shared === undefined
       ? primary
-      : new SecondOpinionRecognizer({ primary, model: () => shared.get() });
+      : new SecondOpinionRecognizer({
+          primary,
+          model: () => shared.get(),
+          bias: biasTexts(vocabulary),
+        });
   }
 
   /**

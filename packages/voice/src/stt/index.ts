@@ -83,3 +83,4 @@ export {
   SecondOpinionRecognizer,
   type SecondOpinionOptions,
 } from './moonshine/second-opinion-recognizer.js';
+export { BIAS_WEIGHT, biasTexts, wordBias, type WordBias } from './moonshine/word-bias.js';

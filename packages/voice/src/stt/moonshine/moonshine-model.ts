@@ -15,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 import llamaTokenizer from 'llama-tokenizer-js';
 import * as ort from 'onnxruntime-node';
 import type { ReadingOptions } from './moonshine-thread.js';
+import { LRUCache } from 'lru-cache';
+import { advance, type BiasNode, favoured, type WordBias, wordBias } from './word-bias.js';
 
 /** The model's input rate. */
 export const MOONSHINE_SAMPLE_RATE = 16_000;
@@ -30,6 +32,9 @@ const MAX_TOKENS_PER_SECOND = 6;
  * far behind (the runner-up at least e^-4, about 2 %, as likely as the token taken).
  */
 const FORK_MAX_GAP = 4;
+
+/** Assistants whose word bias a model keeps made (a few hundred words each). */
+const BIASES_KEPT = 32;
 
 /** The tiny model's quantized ONNX files. */
 export const MOONSHINE_MODEL_FILES = ['encoder_model.onnx', 'decoder_model_merged.onnx'] as const;
@@ -72,6 +77,8 @@ interface Fork {
 
 export class MoonshineModel {
   private disposed = false;
+  /** Biases made for the assistants whose calls this model reads, by their texts. */
+  readonly #biases = new LRUCache<string, WordBias>({ max: BIASES_KEPT });
 
   private constructor(
     private readonly encoder: ort.InferenceSession,
@@ -116,6 +123,8 @@ export class MoonshineModel {
    * made by branching, for checks that must not miss a word the model nearly heard.
    * An aborted `signal` stops the reading between two steps (it rejects with the reason);
    * `urgency` orders the readings of a `MoonshineThread` only: here each starts at once.
+   * With `bias`, the words of those texts are favoured where the decoder hesitates (see
+   * `word-bias.ts`).
    */
   async transcribe(
     samples: Float32Array,
@@ -139,12 +148,12 @@ export class MoonshineModel {
     );
     const wanted = options.alternatives ?? 0;
     const forks: Fork[] = [];
+    const bias = options.bias === undefined ? undefined : this.#biasFor(options.bias);
     const best = await this.#decode(
       hidden,
       maxTokens,
-      [],
-      START_TOKEN,
-      emptyCache(),
+      { prefix: [], next: START_TOKEN, past: emptyCache(), at: undefined },
+      bias,
       signal,
       (fork) => {
         if (wanted > 0) forks.push(fork);
@@ -164,12 +173,13 @@ export class MoonshineModel {
       .sort((a, b) => a.gap - b.gap)
       .slice(0, wanted);
     for (const fork of closest) {
+      // Read on without the bias: the other readings are worth what the model itself nearly
+      // heard, not the assistant's words favoured once more.
       const other = await this.#decode(
         hidden,
         maxTokens,
-        [...fork.prefix, fork.token],
-        fork.token,
-        fork.past,
+        { prefix: [...fork.prefix, fork.token], next: fork.token, past: fork.past, at: undefined },
+        undefined,
         signal,
         () => undefined,
       );
@@ -181,18 +191,20 @@ export class MoonshineModel {
   }
 
   /**
-   * Greedy decoding from `prefix` (its last token `next` not yet fed, `past` the cache
-   * before it), reporting at each step the runner-up token and how far behind it was.
+   * Greedy decoding from `from.prefix` (its last token `from.next` not yet fed, `from.past`
+   * the cache before it, `from.at` where the word begun stands in the bias's tree),
+   * reporting at each step the runner-up token and how far behind it was.
    */
   async #decode(
     hidden: ort.OnnxValue,
     maxTokens: number,
-    prefix: number[],
-    next: number,
-    past: Feeds,
+    from: { prefix: number[]; next: number; past: Feeds; at: BiasNode | undefined },
+    bias: WordBias | undefined,
     signal: AbortSignal | undefined,
     onStep: (fork: Fork) => void,
   ): Promise<{ tokens: number[]; truncated: boolean }> {
+    const { prefix } = from;
+    let { next, past, at } = from;
     const tokens = [...prefix];
     let step = prefix.length;
     for (; step < maxTokens; step++) {
@@ -204,13 +216,22 @@ export class MoonshineModel {
         ...past,
       });
       past = nextCache(past, output, step === 0);
-      const [first, second] = topTwo(output['logits']);
+      const [first, second] = topTwo(output['logits'], bias, at);
       onStep({ prefix: [...tokens], token: second.token, gap: first.logit - second.logit, past });
       next = first.token;
       if (next === END_TOKEN) return { tokens, truncated: false };
       tokens.push(next);
+      if (bias !== undefined) at = advance(bias, at, next);
     }
     return { tokens, truncated: true };
+  }
+
+  /** The bias for these texts, made once for each assistant's (its calls ask again and again). */
+  #biasFor(texts: readonly string[]): WordBias {
+    const key = texts.join('\n');
+    let bias = this.#biases.get(key);
+    if (bias === undefined) this.#biases.set(key, (bias = wordBias(texts)));
+    return bias;
   }
 
   async dispose(): Promise<void> {
@@ -269,8 +290,15 @@ function nextCache(
   return feeds;
 }
 
-/** The two most likely next tokens and their logits. */
-function topTwo(logits: ort.Tensor | undefined): [Candidate, Candidate] {
+/**
+ * The two most likely next tokens and their logits, the bias's favoured tokens (at `at`)
+ * with its weight added.
+ */
+function topTwo(
+  logits: ort.Tensor | undefined,
+  bias: WordBias | undefined,
+  at: BiasNode | undefined,
+): [Candidate, Candidate] {
   if (logits === undefined) throw new Error('The Moonshine decoder gave no logits.');
   const data = logits.data as Float32Array;
   const vocabulary = logits.dims.at(-1) ?? data.length;
@@ -289,7 +317,21 @@ function topTwo(logits: ort.Tensor | undefined): [Candidate, Candidate] {
       second.logit = logit;
     }
   }
-  return [first, second];
+  if (bias === undefined) return [first, second];
+  // Every other token is behind the runner-up unless the bias raises it: the two are
+  // among these.
+  const raised = new Map([
+    [first.token, first.logit],
+    [second.token, second.logit],
+  ]);
+  for (const token of favoured(bias, at)) {
+    if (token < vocabulary) raised.set(token, (data[offset + token] ?? -Infinity) + bias.weight);
+  }
+  const [a, b] = [...raised].sort((x, y) => y[1] - x[1]);
+  return [
+    { token: a?.[0] ?? first.token, logit: a?.[1] ?? first.logit },
+    { token: b?.[0] ?? second.token, logit: b?.[1] ?? second.logit },
+  ];
 }
 
 /** Whether a token spells part of a word (not only punctuation, spacing or a special token). */

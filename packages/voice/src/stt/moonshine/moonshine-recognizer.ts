@@ -30,6 +30,8 @@ export interface MoonshineRecognizerOptions {
   model: MoonshineReader;
   /** The streaming recogniser that follows along (pocketsphinx); none gives no partials. */
   follower?: SpeechRecognizer;
+  /** The assistant's texts, whose words Moonshine favours where it doubts (`biasTexts`). */
+  bias?: readonly string[];
 }
 
 /** 20 ms at 16 kHz: the frames the session pushes. */
@@ -63,7 +65,8 @@ export class MoonshineRecognizer implements SpeechRecognizer {
   constructor(private readonly options: MoonshineRecognizerOptions) {}
 
   open(options?: RecognitionOptions): RecognitionStream {
-    const { model, follower } = this.options;
+    const { model, follower, bias } = this.options;
+    const reading = bias === undefined ? {} : { bias };
     const stream = follower?.open(options);
     let frames: Int16Array[] = [];
     /** The reading begun at the caller's latest pause (see `RecognitionStream.pause`). */
@@ -87,7 +90,7 @@ export class MoonshineRecognizer implements SpeechRecognizer {
         stream?.pause?.(quietMs);
         if (frames.length === 0 || early?.frames === frames.length) return;
         // Read now: the silence that ends the turn hides the time it takes.
-        const heard = model.transcribe(toFloat(withTurnEndQuiet(frames, quietMs)));
+        const heard = model.transcribe(toFloat(withTurnEndQuiet(frames, quietMs)), reading);
         // Awaited at `finish()`, unless more speech makes it stale.
         heard.catch(() => undefined);
         early = { frames: frames.length, heard };
@@ -105,7 +108,7 @@ export class MoonshineRecognizer implements SpeechRecognizer {
         early = null;
         const followed = stream === undefined ? undefined : await stream.finish();
         // Nothing after the latest pause was speech, so a reading begun there heard it all.
-        const heard = await (begun?.heard ?? model.transcribe(toFloat(frames)));
+        const heard = await (begun?.heard ?? model.transcribe(toFloat(frames), reading));
         frames = [];
         const text = normalizeText(heard.text);
         // Moonshine heard no words where pocketsphinx did (a voice it ends on at once):

@@ -3,7 +3,7 @@
  * says so when it is missing), the real model, eSpeak speech of our own sentences; and the
  * thread's handling of a worker that dies, with a stand-in worker that really dies.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,28 @@ describe.skipIf(!built || !speechToolsAvailable())('Moonshine on its own thread'
     expect(there.text).toMatch(/appointment/i);
     // The caller's samples were copied to the worker, not moved there.
     expect(speech).toEqual(copy);
+  }, 60_000);
+
+  it('favours the words it is given there as here (the word bias crosses to the worker)', async () => {
+    // A line of our own for our own optician, whose knowledge base says "glasses": eSpeak
+    // en-us at 160 wpm says the line so that Moonshine alone hears "… instead of classes".
+    const voice = TEST_VOICES[0] ?? { voice: 'en-us', rate: 160 };
+    const [frames = []] = await spokenFramesAll([
+      { text: 'i want to try lenses instead of glasses', voice },
+    ]);
+    const said = toFloat(frames);
+    const own = JSON.parse(
+      readFileSync(new URL('../../reply/testing/own-lines.json', import.meta.url), 'utf8'),
+    ) as { optician: { knowledgeBase: { questions: string[]; answer: string }[] } };
+    const bias = own.optician.knowledgeBase.flatMap((e) => [...e.questions, e.answer]);
+    const [plain, there, local] = await Promise.all([
+      here.transcribe(said),
+      thread.transcribe(said, { bias }),
+      here.transcribe(said, { bias }),
+    ]);
+    expect(there).toEqual(local);
+    expect(there.text).toMatch(/glasses/i);
+    expect(plain.text).not.toMatch(/glasses/i);
   }, 60_000);
 
   it('reads one at a time: the readings answers wait for first, in order, then the others', async () => {

@@ -22,6 +22,11 @@ export interface ReadingOptions {
    * does (a recheck after the answer): the thread reads it once no 'now' reading waits.
    */
   urgency?: 'now' | 'later';
+  /**
+   * Texts whose words the reading favours where the audio leaves it in doubt: the
+   * assistant's own (see `word-bias.ts`).
+   */
+  bias?: readonly string[];
 }
 
 /** What reads an utterance with Moonshine: the model itself, or the model on its thread. */
@@ -36,6 +41,7 @@ export interface ThreadRequest {
   samples: Float32Array;
   alternatives?: number;
   urgency?: 'now' | 'later';
+  bias?: readonly string[];
 }
 
 /** Tells the worker a reading is no longer wanted (no reply is sent for it). */
@@ -133,6 +139,7 @@ export class MoonshineThread implements MoonshineReader {
         samples: copy,
         alternatives: options.alternatives,
         urgency: options.urgency,
+        bias: options.bias,
       };
       worker.postMessage(request, [copy.buffer]);
     });

@@ -46,7 +46,12 @@ try {
     const { signal } = dropped;
     queue
       .add(
-        () => model.transcribe(request.samples, { alternatives: request.alternatives, signal }),
+        () =>
+          model.transcribe(request.samples, {
+            alternatives: request.alternatives,
+            signal,
+            ...(request.bias === undefined ? {} : { bias: request.bias }),
+          }),
         { signal, priority: request.urgency === 'later' ? 0 : 1 },
       )
       .then(

@@ -191,6 +191,27 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
       }
     }, 60_000);
 
+    it('asks each of its readings to favour the assistant’s words', async () => {
+      const transcribe = vi.spyOn(model, 'transcribe');
+      try {
+        const bias = ['Where is the pharmacy?', 'Can I renew my prescription?'];
+        const recognizer = new SecondOpinionRecognizer({ primary, model: async () => model, bias });
+        const quiet = (sure.at(-1) ?? new Int16Array(320)).map(() => 0);
+        const stream = recognizer.open();
+        for (const frame of doubted) stream.push(frame);
+        void stream.pause?.(100);
+        await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
+        for (let i = 0; i < 10; i++) stream.push(quiet);
+        const result = await stream.finish();
+        await result.recheck;
+        // The reading begun at the pause and the whole turn's, read again after.
+        expect(transcribe).toHaveBeenCalledTimes(2);
+        for (const [, options] of transcribe.mock.calls) expect(options?.bias).toEqual(bias);
+      } finally {
+        transcribe.mockRestore();
+      }
+    }, 60_000);
+
     it('drops the pause’s reading once the caller speaks on, and answers from the next pause’s', async () => {
       const transcribe = vi.spyOn(model, 'transcribe');
       try {

@@ -33,6 +33,11 @@ export interface SecondOpinionOptions {
    * cannot be loaded, utterances get no second opinion (the primary's result stands).
    */
   model: () => Promise<MoonshineReader>;
+  /**
+   * The assistant's texts (knowledge base, intake, keywords: `biasTexts`), whose words
+   * Moonshine favours where the audio leaves it in doubt.
+   */
+  bias?: readonly string[];
 }
 
 /**
@@ -84,7 +89,7 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
 
   open(options?: RecognitionOptions): RecognitionStream {
     const stream = this.options.primary.open(options);
-    const model = this.options.model;
+    const { model, bias } = this.options;
     const closing = asksToChoose(options?.question);
     const shortReply = (text: string) =>
       closing && text.split(' ').filter((w) => w !== '').length <= SHORT_REPLY_WORDS;
@@ -114,7 +119,11 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
       try {
         const transcript = await (
           await model()
-        ).transcribe(toFloat(audio), { ...options, alternatives: ALTERNATIVES });
+        ).transcribe(toFloat(audio), {
+          ...options,
+          alternatives: ALTERNATIVES,
+          ...(bias === undefined ? {} : { bias }),
+        });
         return [transcript.text, ...(transcript.alternatives ?? [])].map(normalizeText);
       } catch {
         return undefined;
