@@ -37,7 +37,9 @@ export const about =
   'or “the second one” between two, otherwise “no”), spoken in the same voice, and “right ' +
   'after asking” counts the paraphrases whose answer then came. “Off-topic given a fact” ' +
   'counts off-topic lines answered with any knowledge-base answer; “false alarms” counts ' +
-  'ordinary lines answered with the urgent entry. The booth rows send the same paraphrases ' +
+  'ordinary lines answered with the urgent entry. “Missed, heard word for word” counts the ' +
+  'paraphrases not answered right at once although the recognised words were the ones said: ' +
+  'those misses are the matcher’s, the others mostly the recogniser’s. The booth rows send the same paraphrases ' +
   'through Chromium’s fake microphone, its capture processing and the page’s worklet. The ' +
   'voices of a set talk at once (one call each), so latencies are under that load; the ' +
   'latency benchmark has the single-call figures. Read a row with its spread: two runs at ' +
@@ -260,6 +262,12 @@ function score(set, speaker, path, turns) {
     rightAfterAsking: of('paraphrase').filter(
       (t) => t.afterReply && judge(set, t, t.afterReply).correct,
     ).length,
+    // What limits the accuracy: questions missed although the recogniser heard them word
+    // for word (the matcher's), against those it misheard (the recogniser's, mostly).
+    missedHeardRight: of('paraphrase').filter(
+      (t) => !t.correct && voice.wordErrors(t.text, t.heard).errors === 0,
+    ).length,
+    missed: of('paraphrase').filter((t) => !t.correct).length,
     wer: turnWer(judged),
     p50: latencies.length === 0 ? null : quantile(latencies, 0.5),
     p95: latencies.length === 0 ? null : quantile(latencies, 0.95),
@@ -429,6 +437,7 @@ function markdown(rows, briefs, skipped) {
         'off-topic given a fact',
         'clarifying questions',
         'right after asking',
+        'missed, heard word for word',
         'WER',
         'voice-to-voice p50 / p95 (ms)',
       ],
@@ -443,6 +452,7 @@ function markdown(rows, briefs, skipped) {
         `${r.offTopicWithFact} of ${r.offTopicLines}`,
         r.clarifying,
         r.askedParaphrases === null ? '–' : `${r.rightAfterAsking} of ${r.askedParaphrases}`,
+        `${r.missedHeardRight} of ${r.missed}`,
         pct(r.wer),
         `${ms(r.p50)} / ${ms(r.p95)}`,
       ]),
