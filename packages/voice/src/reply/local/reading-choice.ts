@@ -112,6 +112,8 @@ export class ReadingChooser {
     const agree = this.recognisersAgree(all, independentFrom);
     const settled = this.secondSettlesChoice(all, independentFrom);
     if (settled !== undefined) return { index: settled };
+    const request = this.secondRequestsBrief(all, independentFrom);
+    if (request !== undefined) return { index: request };
     const urgent = ns.findIndex(
       (n, i) => (i === 0 || (!secondAsks && !agree)) && this.context.urgentEntry(n) !== undefined,
     );
@@ -455,6 +457,34 @@ export class ReadingChooser {
       settledInSoManyWords(second, this.context.lexicon, offered) === undefined
     )
       return undefined;
+    const alarmed = all
+      .slice(independentFrom)
+      .some((n) => this.context.urgentEntry(n, true) !== undefined);
+    return alarmed ? undefined : independentFrom;
+  }
+
+  /**
+   * The second recogniser's reading, when it asks for the brief in the caller's words and
+   * none of its readings carries an emergency phrase (a phone off included), even over an
+   * emergency phrase in the first recogniser's: the first doubted this turn (that is when
+   * the second reads it), and its general model makes emergency phrases of ordinary words
+   * ("could you pass a note …" heard as "could you passed out …"), while a request for the
+   * brief needs a verb of passing on and who it is for, which a slip rarely makes. A caller
+   * who asks for the brief because of an emergency names it, and the second hears it
+   * then. As `secondSettlesChoice` does for a reply that settles a choice.
+   */
+  private secondRequestsBrief(all: readonly string[], independentFrom: number): number | undefined {
+    if (this.context.intake?.active === true || this.context.pending() !== undefined) {
+      return undefined;
+    }
+    const second = all[independentFrom];
+    if (second === undefined || !this.context.asksForBrief(second)) return undefined;
+    // Only against an emergency phrase in the first's readings: otherwise the rules below
+    // decide between the two (the first's best reading may ask for the brief too).
+    const firstAlarmed = all
+      .slice(0, independentFrom)
+      .some((n) => this.context.urgentEntry(n) !== undefined);
+    if (!firstAlarmed) return undefined;
     const alarmed = all
       .slice(independentFrom)
       .some((n) => this.context.urgentEntry(n, true) !== undefined);

@@ -633,6 +633,30 @@ describe('emergencies in the caller’s own words', () => {
     }
   });
 
+  it("takes a second recogniser's request for the brief over an emergency phrase only the first's slip made", async () => {
+    const slip = 'could you passed out a note to the doctor about my rash';
+    const urgentAnswer = demoAnswer('emergency');
+    for (const [second, expected] of [
+      // The second heard a request for the brief, and no emergency: the brief starts.
+      [
+        'could you pass a note to the doctor about my rash',
+        /What is the main reason for your visit\?$/,
+      ],
+      // The second heard the emergency as well: the alarm stands.
+      ['could you tell the doctor that i passed out', urgentAnswer],
+      // The second heard no request for the brief: the alarm stands.
+      ['could you park a car near the doctor', urgentAnswer],
+    ] as const) {
+      const call = newCall();
+      const heard = [slip, second];
+      await call.engine.prepareReadings?.(heard, 1, 1);
+      const chosen = heard[call.engine.choose?.(heard, call.history, 1, 1) ?? 0] as string;
+      const reply = await call.reply(chosen);
+      if (typeof expected === 'string') expect(reply).toBe(expected);
+      else expect(reply).toMatch(expected);
+    }
+  });
+
   it('has its own emergency answer for an assistant without an urgent entry', async () => {
     const knowledge: KnowledgeEntry[] = demo.knowledgeBase.filter((e) => e.urgent !== true);
     const call = newCall({ ...demoAssistant, model: { ...demoAssistant.model!, knowledge } });
