@@ -5,6 +5,10 @@ import { checkModel, pocketsphinxProblem } from '../stt/pocketsphinx/native.js';
 import { SecondOpinionRecognizer } from '../stt/moonshine/second-opinion-recognizer.js';
 import { biasTexts } from '../stt/moonshine/word-bias.js';
 import { PocketsphinxRecognizer } from '../stt/pocketsphinx/recognizer.js';
+import {
+  RecognitionThreads,
+  recognizerWorkerBuilt,
+} from '../stt/pocketsphinx/threads/recognition-threads.js';
 import type { DomainVocabulary, SpeechRecognizer } from '../stt/types.js';
 import type { SharedMoonshineModel } from './shared-moonshine-model.js';
 import type { TranscriberEngine } from './types.js';
@@ -26,6 +30,12 @@ export interface PocketsphinxTranscriberOptions {
    * `SecondOpinionRecognizer`). Without it, pocketsphinx's readings alone are checked.
    */
   secondOpinion?: SharedMoonshineModel;
+  /**
+   * Recognition threads (pocketsphinx decodes on them, off the event loop): 0 decodes on
+   * the event loop. Default: one per core when the compiled worker is there (it is not
+   * when running from TypeScript sources, as in unit tests).
+   */
+  threads?: number;
 }
 
 /**
@@ -40,6 +50,8 @@ export class PocketsphinxTranscriber implements TranscriberEngine {
   private readonly preparing = new Map<string, Promise<void>>();
   private buildQueue: Promise<unknown> = Promise.resolve();
   private disposed = false;
+  /** The recognition threads, started with the first recogniser (null: on the event loop). */
+  private pool: RecognitionThreads | null = null;
 
   constructor(private readonly options: PocketsphinxTranscriberOptions) {}
 
@@ -82,11 +94,17 @@ export class PocketsphinxTranscriber implements TranscriberEngine {
 
   async decoderCount(): Promise<number> {
     let total = 0;
+    // Recognisers share the general decoders: each pool counted once.
+    const generals = new Set<{ readonly count: number }>();
     for (const recognizer of await Promise.allSettled(this.recognizers.values())) {
-      if (recognizer.status === 'fulfilled' && recognizer.value instanceof PocketsphinxRecognizer)
-        total += recognizer.value.decoderCount;
+      if (recognizer.status === 'fulfilled' && recognizer.value instanceof PocketsphinxRecognizer) {
+        total += recognizer.value.domainDecoderCount;
+        generals.add(recognizer.value.generalDecoders);
+      }
     }
-    return total;
+    for (const pool of generals) total += pool.count;
+    // Every recogniser on the threads is counted at once.
+    return total + ((await this.pool?.decoderCount()) ?? 0);
   }
 
   /**
@@ -129,11 +147,17 @@ export class PocketsphinxTranscriber implements TranscriberEngine {
       return cached;
     }
     const { idleTrimMs } = this.options;
-    const created = PocketsphinxRecognizer.create({
+    const options = {
       vocabulary,
       cacheDir: this.languageModelDir,
       ...(idleTrimMs === undefined ? {} : { idleTrimMs }),
-    });
+    };
+    const threads = this.threads();
+    const created: Promise<SpeechRecognizer> =
+      threads === null
+        ? PocketsphinxRecognizer.create(options)
+        : // Built once here (or found cached), so the threads load it rather than each build it.
+          this.prepare(vocabulary).then(() => threads.recognizer(key, options));
     created.catch(() => this.recognizers.delete(key));
     this.recognizers.set(key, created);
     while (this.recognizers.size > RECOGNIZER_CACHE_SIZE) {
@@ -150,6 +174,15 @@ export class PocketsphinxTranscriber implements TranscriberEngine {
     return created;
   }
 
+  /** The recognition threads, started on first use; null when decoding on the event loop. */
+  private threads(): RecognitionThreads | null {
+    if (this.pool !== null) return this.pool;
+    const size = this.options.threads ?? (recognizerWorkerBuilt() ? undefined : 0);
+    if (size === 0) return null;
+    this.pool = new RecognitionThreads(size === undefined ? {} : { size });
+    return this.pool;
+  }
+
   /** Waits for builds under way (they write to the model cache), then frees every recogniser. */
   async dispose(): Promise<void> {
     this.disposed = true;
@@ -159,5 +192,6 @@ export class PocketsphinxTranscriber implements TranscriberEngine {
     for (const recognizer of await Promise.allSettled(all)) {
       if (recognizer.status === 'fulfilled') recognizer.value.dispose();
     }
+    await this.pool?.close();
   }
 }

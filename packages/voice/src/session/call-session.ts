@@ -11,6 +11,7 @@ import type {
   SpeechRecognizer,
 } from '../stt/types.js';
 import type { SpeechSynthesizer } from '../tts/types.js';
+import { isRecognizerLost } from '../stt/recognizer-lost.js';
 import type { VoiceActivityDetector } from '../vad/types.js';
 import { AudioOutput } from './audio-output.js';
 import { EchoGuard } from './echo-guard.js';
@@ -399,7 +400,10 @@ export class CallSession {
             type: 'error',
             error: `The caller's words could not be recognised: ${describe(error)}`,
           });
-          this.releaseHeldReply();
+          // The recogniser itself is gone (its thread crashed): end the call saying why,
+          // rather than leave the caller talking to no one.
+          if (isRecognizerLost(error)) await this.end('pipeline-error-transcriber-failed');
+          else this.releaseHeldReply();
         }
         return;
       }

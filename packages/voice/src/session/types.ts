@@ -17,7 +17,9 @@ export type EndedReason =
   /** The client broke the wire protocol (a malformed frame or message, one over the size limit). */
   | 'customer-sent-invalid-data'
   /** The client sent audio much faster than real time (see the server's audio pacer). */
-  | 'customer-sent-audio-too-fast';
+  | 'customer-sent-audio-too-fast'
+  /** The speech recogniser stopped mid-call (its thread crashed); other calls go on. */
+  | 'pipeline-error-transcriber-failed';
 
 /** One line of the call record's `messages`, in the hosted platform's shape. */
 export interface RecordMessage {

@@ -17,6 +17,8 @@ const REASONS: Record<string, string> = {
     'The call ended because this browser sent audio faster than anyone can speak.',
   'server-crashed': 'The call ended because the service stopped unexpectedly.',
   'worker-lost': 'The call ended because the service running it stopped unexpectedly.',
+  'pipeline-error-transcriber-failed':
+    'The call ended because speech recognition stopped on our side. Please call again.',
 };
 
 export function endedReasonNote(reason: string | undefined): string | null {

@@ -129,6 +129,27 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
         return undefined;
       }
     };
+    /**
+     * The readings to expect should the turn end at this pause (`audio` held `upTo` frames
+     * then), once the primary's words up to it are known; Moonshine's reading begins here.
+     */
+    const readAtPause = (audio: Int16Array[], upTo: number, quietMs: number) => {
+      // What the primary has heard so far: its best reading, should the turn end here.
+      const heardSoFar = stream.partial();
+      const primary = heardSoFar === '' ? [] : [heardSoFar];
+      // The turn ended, or the caller spoke on, while the primary caught up.
+      if (audio !== frames || audio.length !== upTo) return Promise.resolve(primary);
+      // Not for words the domain model is already sure of (the knowledge base's own
+      // wording): the reading would take the other calls' time for nothing. Unknown
+      // (audio still waiting to be decoded) counts as not sure. Should the turn be
+      // doubted at its end after all, it is read whole then.
+      if ((stream.confidenceSoFar?.() ?? 0) >= SURE_CONFIDENCE && !shortReply(heardSoFar))
+        return Promise.resolve(primary);
+      const drop = new AbortController();
+      const heard = read(withTurnEndQuiet(audio, quietMs), { signal: drop.signal });
+      early = { frames: upTo, heard, drop };
+      return heard.then((second) => [...new Set([...primary, ...(second ?? [])])]);
+    };
     return {
       push(frame: Int16Array) {
         stream.push(frame);
@@ -138,23 +159,15 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
       partial: () => stream.partial(),
       confidenceSoFar: () => stream.confidenceSoFar?.(),
       pause(quietMs: number) {
-        stream.pause?.(quietMs);
+        // A primary decoding on another thread tells its words once it has caught up.
+        const caughtUp = stream.pause?.(quietMs);
         if (frames.length === 0 || early?.frames === frames.length) return;
         // The caller spoke on since the pause that began the reading under way.
         dropEarly();
-        // What the primary has heard so far: its best reading, should the turn end here.
-        const heardSoFar = stream.partial();
-        const primary = heardSoFar === '' ? [] : [heardSoFar];
-        // Not for words the domain model is already sure of (the knowledge base's own
-        // wording): the reading would take the other calls' time for nothing. Unknown
-        // (audio still waiting to be decoded) counts as not sure. Should the turn be
-        // doubted at its end after all, it is read whole then.
-        if ((stream.confidenceSoFar?.() ?? 0) >= SURE_CONFIDENCE && !shortReply(heardSoFar))
-          return Promise.resolve(primary);
-        const drop = new AbortController();
-        const heard = read(withTurnEndQuiet(frames, quietMs), { signal: drop.signal });
-        early = { frames: frames.length, heard, drop };
-        return heard.then((second) => [...new Set([...primary, ...(second ?? [])])]);
+        const audio = frames;
+        const upTo = frames.length;
+        const decide = () => readAtPause(audio, upTo, quietMs);
+        return caughtUp === undefined ? decide() : caughtUp.then(decide);
       },
       async finish(): Promise<RecognitionResult> {
         const audio = frames;

@@ -84,6 +84,12 @@ function demoVocabulary(): DomainVocabulary {
 
 const ready = pocketsphinxAvailable() && speechToolsAvailable();
 
+/** A small vocabulary of our own for the decoder pool tests (their domain decoders). */
+const POOL_VOCABULARY: DomainVocabulary = {
+  sentences: ['when do you open', 'can i see a nurse today'],
+  keywords: [],
+};
+
 describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', () => {
   const cacheDir = mkdtempSync(join(tmpdir(), 'stt-rec-'));
   const vocabulary = demoVocabulary();
@@ -300,21 +306,22 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     expect(recognize(frames).result.text).toBe(items[i]?.text);
   });
 
-  it('keeps a spare decoder pair ready, so the next open() takes it instead of blocking', async () => {
+  it('keeps a spare domain decoder ready, so the next open() takes it instead of blocking', async () => {
     const spareTest = await PocketsphinxRecognizer.create({
-      cacheDir: mkdtempSync(join(tmpdir(), 'ps-spare-')),
+      vocabulary: POOL_VOCABULARY,
+      cacheDir,
     });
     try {
-      expect(spareTest.decoderCount).toBe(1);
+      expect(spareTest.domainDecoderCount).toBe(1);
       const first = spareTest.open();
       // The spare is made off the event loop.
-      await vi.waitFor(() => expect(spareTest.decoderCount).toBe(2), {
+      await vi.waitFor(() => expect(spareTest.domainDecoderCount).toBe(2), {
         timeout: 10_000,
         interval: 50,
       });
       const second = spareTest.open();
       // Taken, not made: still two pairs right after the second open().
-      expect(spareTest.decoderCount).toBe(2);
+      expect(spareTest.domainDecoderCount).toBe(2);
       first.cancel();
       second.cancel();
     } finally {
@@ -322,23 +329,24 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     }
   });
 
-  it('readies a decoder pair for each reserved call off the event loop, so its open() finds one', async () => {
+  it('readies a domain decoder for each reserved call off the event loop, so its open() finds one', async () => {
     const reserving = await PocketsphinxRecognizer.create({
-      cacheDir: mkdtempSync(join(tmpdir(), 'ps-reserve-')),
+      vocabulary: POOL_VOCABULARY,
+      cacheDir,
     });
     try {
       const releaseA = reserving.reserve();
       const releaseB = reserving.reserve();
       // Nothing is made on the spot: the event loop stays free.
-      expect(reserving.decoderCount).toBe(1);
+      expect(reserving.domainDecoderCount).toBe(1);
       // One pair per reserved call, and a spare.
-      await vi.waitFor(() => expect(reserving.decoderCount).toBe(3), {
+      await vi.waitFor(() => expect(reserving.domainDecoderCount).toBe(3), {
         timeout: 15_000,
         interval: 50,
       });
       const a = reserving.open();
       const b = reserving.open();
-      expect(reserving.decoderCount).toBe(3);
+      expect(reserving.domainDecoderCount).toBe(3);
       a.cancel();
       b.cancel();
       releaseA();
@@ -348,20 +356,51 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
       c.cancel();
       // No more than needed were made meanwhile, and none was freed.
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(reserving.decoderCount).toBe(3);
+      expect(reserving.domainDecoderCount).toBe(3);
     } finally {
       reserving.dispose();
     }
   });
 
-  it('shrinks back to one spare pair once idle, keeping the pairs of calls still reserved', async () => {
+  it('keeps no domain decoder once idle when it has no spares (a recognition thread beside the first)', async () => {
+    const spareless = await PocketsphinxRecognizer.create({
+      vocabulary: POOL_VOCABULARY,
+      cacheDir,
+      idleTrimMs: 200,
+      spares: 0,
+    });
+    try {
+      // The pair made up front (it proves the model loads) goes when idle.
+      expect(spareless.domainDecoderCount).toBe(1);
+      await vi.waitFor(() => expect(spareless.domainDecoderCount).toBe(0), {
+        timeout: 5_000,
+        interval: 50,
+      });
+      const release = spareless.reserve();
+      await vi.waitFor(() => expect(spareless.domainDecoderCount).toBe(1), {
+        timeout: 20_000,
+        interval: 50,
+      });
+      spareless.open().cancel();
+      release();
+      await vi.waitFor(() => expect(spareless.domainDecoderCount).toBe(0), {
+        timeout: 5_000,
+        interval: 50,
+      });
+    } finally {
+      spareless.dispose();
+    }
+  });
+
+  it('shrinks back to one spare domain decoder once idle, keeping the pairs of calls still reserved', async () => {
     const shrinking = await PocketsphinxRecognizer.create({
-      cacheDir: mkdtempSync(join(tmpdir(), 'ps-shrink-')),
+      vocabulary: POOL_VOCABULARY,
+      cacheDir,
       idleTrimMs: 200,
     });
     try {
       const releases = [shrinking.reserve(), shrinking.reserve(), shrinking.reserve()];
-      await vi.waitFor(() => expect(shrinking.decoderCount).toBe(4), {
+      await vi.waitFor(() => expect(shrinking.domainDecoderCount).toBe(4), {
         timeout: 20_000,
         interval: 50,
       });
@@ -370,18 +409,18 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
       // Two calls end; one goes on: its pair and a spare stay.
       releases[0]!();
       releases[1]!();
-      await vi.waitFor(() => expect(shrinking.decoderCount).toBe(2), {
+      await vi.waitFor(() => expect(shrinking.domainDecoderCount).toBe(2), {
         timeout: 5_000,
         interval: 50,
       });
       releases[2]!();
-      await vi.waitFor(() => expect(shrinking.decoderCount).toBe(1), {
+      await vi.waitFor(() => expect(shrinking.domainDecoderCount).toBe(1), {
         timeout: 5_000,
         interval: 50,
       });
       // The spare still serves the next call at once.
       const next = shrinking.open();
-      expect(shrinking.decoderCount).toBe(1);
+      expect(shrinking.domainDecoderCount).toBe(1);
       next.cancel();
     } finally {
       shrinking.dispose();
@@ -390,14 +429,15 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
 
   it('loads decoders on worker threads and on the main thread at once without a deadlock', async () => {
     const busy = await PocketsphinxRecognizer.create({
-      cacheDir: mkdtempSync(join(tmpdir(), 'ps-concurrent-')),
+      vocabulary: POOL_VOCABULARY,
+      cacheDir,
     });
     try {
       // Three loads queued on worker threads, then two open()s: the second finds no idle
       // pair and loads one on the main thread while the workers are loading theirs.
       const releases = [busy.reserve(), busy.reserve(), busy.reserve()];
       const streams = [busy.open(), busy.open()];
-      await vi.waitFor(() => expect(busy.decoderCount).toBe(5), {
+      await vi.waitFor(() => expect(busy.domainDecoderCount).toBe(5), {
         timeout: 20_000,
         interval: 50,
       });
@@ -405,6 +445,41 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
       for (const release of releases) release();
     } finally {
       busy.dispose();
+    }
+  });
+
+  it('lends general decoders per utterance that needs one, shares them between calls, and keeps a spare', async () => {
+    const lending = await PocketsphinxRecognizer.create({
+      vocabulary: POOL_VOCABULARY,
+      cacheDir,
+      idleTrimMs: 300,
+      generalFallback: 'at-finish',
+      // A general pool of its own: recognisers of the same general model share one, and
+      // with another weight no other recogniser of this file uses it.
+      languageWeight: { general: 7 },
+    });
+    try {
+      const generals = () => lending.generalDecoders.count;
+      // Three calls: a domain decoder each, and the pool's one general spare for all.
+      const releases = [lending.reserve(), lending.reserve(), lending.reserve()];
+      await vi.waitFor(() => expect(lending.domainDecoderCount).toBe(4), {
+        timeout: 20_000,
+        interval: 50,
+      });
+      expect(generals()).toBe(1);
+      // An utterance the domain model doubts borrows it at its end; another is made ahead
+      // off the event loop for the next, and the first goes back when the utterance ends.
+      const off = indexes('off', TEST_VOICES[0])[0] as number;
+      const stream = lending.open();
+      for (const frame of audio[off] as Int16Array[]) stream.push(frame);
+      const heard = stream.finish();
+      expect(heard.model).toBe('general');
+      await vi.waitFor(() => expect(generals()).toBe(2), { timeout: 10_000, interval: 50 });
+      // Idle, the pool shrinks back to its spare.
+      await vi.waitFor(() => expect(generals()).toBe(1), { timeout: 5_000, interval: 50 });
+      for (const release of releases) release();
+    } finally {
+      lending.dispose();
     }
   });
 

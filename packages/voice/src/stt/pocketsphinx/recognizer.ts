@@ -35,6 +35,11 @@ import type { Lexicon } from '../../language/lexicon.js';
 import { buildDomainModelOffThread, type DomainModel } from '../language-model/build.js';
 import { normalizeText } from '../language-model/normalize.js';
 import {
+  generalDecodersFor,
+  type GeneralDecoder,
+  type GeneralDecoders,
+} from './general-decoders.js';
+import {
   checkModel,
   DEFAULT_MODEL_DIR,
   pocketsphinx,
@@ -110,6 +115,11 @@ export interface PocketsphinxRecognizerOptions {
    * the system. Default 30 000 ms.
    */
   idleTrimMs?: number;
+  /**
+   * Idle pairs kept ready beyond those of reserved calls and open streams, for an `open()`
+   * nobody announced. Default 1. Recognition threads keep one for the pool, not one each.
+   */
+  spares?: number;
 }
 
 /** How long the pool waits, idle, before shrinking to its spare. */
@@ -173,7 +183,7 @@ const DOMAIN_FLAGS = ['-fwdflat', 'no', '-bestpath', 'no'];
 // 0.12 on this model) for about one WER point (measured on the eSpeak test lines).
 const GENERAL_FLAGS = ['-fwdflat', 'no', '-bestpath', 'yes', '-maxhmmpf', '3000', '-maxwpf', '10'];
 
-/** What every decoder pair of a recogniser is made from. */
+/** What every domain decoder of a recogniser is made from. */
 interface PairSpec {
   files: ModelFiles;
   domain: DomainModel | undefined;
@@ -207,10 +217,14 @@ interface Decoder {
 /** The search pocketsphinx makes from `-lm` (its `PS_DEFAULT_SEARCH`). */
 const DEFAULT_SEARCH = '_default';
 
+/**
+ * What a live call holds: its domain decoder (about 7 MB) and a front end. The general
+ * decoder (about 91 MB) is lent per utterance, and only when needed (`GeneralDecoders`).
+ * Without a domain model a pair holds nothing: every utterance borrows a general decoder.
+ */
 interface DecoderPair {
   domain?: Decoder;
-  general: Decoder;
-  /** A front end like the decoders', to measure an utterance's mean (null: cannot). */
+  /** A front end like the domain decoder's, to measure an utterance's mean (null: cannot). */
   frontEnd: Pointer | null;
 }
 
@@ -265,6 +279,9 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
   readonly #adaptation: Adaptation;
   readonly #idle: DecoderPair[] = [];
   readonly #busy = new Set<DecoderPair>();
+  /** The thread's general decoders, lent to this recogniser's utterances that need one. */
+  readonly #generals: GeneralDecoders;
+  readonly #leaveGenerals: () => void;
   readonly #streams = new Set<Stream>();
   /** Decoder pairs being made off the event loop. */
   #making = 0;
@@ -272,6 +289,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
   #reserved = 0;
   #disposed = false;
   readonly #idleTrimMs: number;
+  readonly #spares: number;
   #trimTimer: ReturnType<typeof setTimeout> | null = null;
 
   private constructor(
@@ -280,9 +298,12 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     options: PocketsphinxRecognizerOptions,
     pairs: DecoderPair[],
     initMs: number,
+    generals: { pool: GeneralDecoders; release: () => void },
   ) {
     this.#api = api;
     this.#spec = spec;
+    this.#generals = generals.pool;
+    this.#leaveGenerals = generals.release;
     const domainModel = spec.domain;
     this.domainModel = domainModel;
     this.fallback = domainModel ? (options.generalFallback ?? 'on-doubt') : 'parallel';
@@ -290,8 +311,11 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     this.#minQuestionConfidence = options.minQuestionConfidence ?? 0.5;
     this.#adaptation = options.adaptation ?? 'call';
     this.#idleTrimMs = options.idleTrimMs ?? DEFAULT_IDLE_TRIM_MS;
+    this.#spares = Math.max(0, options.spares ?? 1);
     this.#idle.push(...pairs);
     this.decoderInitMs = initMs;
+    // Pairs made up front beyond the spares (one proves the model loads) go when idle.
+    if (pairs.length > this.#spares) this.#scheduleTrim();
   }
 
   /**
@@ -323,13 +347,26 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     const started = performance.now();
     const count = Math.max(1, options.decoders ?? 1);
     const pairs: DecoderPair[] = [];
+    const generals = generalDecodersFor(api, files, flags.generalFlags, {
+      spares: Math.max(0, options.spares ?? 1),
+      idleTrimMs: options.idleTrimMs ?? DEFAULT_IDLE_TRIM_MS,
+    });
     try {
       for (let i = 0; i < count; i++) pairs.push(await makePairAsync(api, spec));
+      await generals.pool.ready();
     } catch (err) {
       for (const p of pairs) freePair(api, p);
+      generals.release();
       throw err;
     }
-    return new PocketsphinxRecognizer(api, spec, options, pairs, performance.now() - started);
+    return new PocketsphinxRecognizer(
+      api,
+      spec,
+      options,
+      pairs,
+      performance.now() - started,
+      generals,
+    );
   }
 
   /**
@@ -353,9 +390,19 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     return best;
   }
 
-  /** Decoder pairs in existence (idle + in use). */
+  /** Domain decoders in existence (idle + in use): one per live call, and the spares. */
+  get domainDecoderCount(): number {
+    return this.domainModel === undefined ? 0 : this.#idle.length + this.#busy.size;
+  }
+
+  /** The general decoders this recogniser borrows from (shared with the thread's others). */
+  get generalDecoders(): { readonly count: number } {
+    return this.#generals;
+  }
+
+  /** Decoders in existence: this recogniser's domain ones and its thread's general ones. */
   get decoderCount(): number {
-    return this.#idle.length + this.#busy.size;
+    return this.domainDecoderCount + this.#generals.count;
   }
 
   open(options: RecognitionOptions = {}): PocketsphinxRecognitionStream {
@@ -370,6 +417,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
       stream = new Stream(
         this.#api,
         pair,
+        this.#generals,
         this.fallback,
         search === DEFAULT_SEARCH ? this.#minConfidence : this.#minQuestionConfidence,
         this.#adaptation === 'call' ? startingMean(options.channel) : null,
@@ -425,10 +473,10 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     this.#trimTimer.unref();
   }
 
-  /** Frees idle pairs beyond those in use, the reserved ones and a spare. */
+  /** Frees idle pairs beyond those in use, the reserved ones and the spares. */
   #trim(): void {
     if (this.#disposed) return;
-    const wanted = Math.max(this.#reserved, this.#busy.size) + 1;
+    const wanted = Math.max(this.#reserved, this.#busy.size) + this.#spares;
     let freed = 0;
     while (this.#idle.length > 0 && this.#idle.length + this.#busy.size > wanted) {
       // The front holds pairs made ahead and never used, then the longest idle.
@@ -441,12 +489,11 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
 
   /**
    * Makes pairs asynchronously until there is one for every reserved call (or open stream,
-   * if more) and a spare for the next unannounced `open()`. The spare costs one idle pair's
-   * memory (~65–90 MB) per recogniser.
+   * if more) and the spares for an unannounced `open()`: a domain decoder each (~7 MB).
    */
   #topUp(): void {
     if (this.#disposed) return;
-    const wanted = Math.max(this.#reserved, this.#busy.size) + 1;
+    const wanted = Math.max(this.#reserved, this.#busy.size) + this.#spares;
     while (this.#idle.length + this.#busy.size + this.#making < wanted) {
       this.#making += 1;
       makePairAsync(this.#api, this.#spec)
@@ -470,6 +517,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     if (this.#trimTimer !== null) clearTimeout(this.#trimTimer);
     for (const s of [...this.#streams]) s.cancel();
     for (const p of this.#idle.splice(0)) freePair(this.#api, p);
+    this.#leaveGenerals();
     releaseFreedMemory();
   }
 }
@@ -516,37 +564,20 @@ function makeDecoder(api: PocketsphinxApi, args: string[], what: string): Decode
 
 async function makePairAsync(api: PocketsphinxApi, spec: PairSpec): Promise<DecoderPair> {
   const { files, domain } = spec;
-  const [g, d] = await Promise.allSettled([
-    makeDecoderAsync(
-      api,
-      argv(files, files.generalLm, files.dictionary, spec.generalFlags),
-      'general',
-    ),
-    domain
-      ? makeDecoderAsync(
-          api,
-          argv(files, domain.lmPath, domain.dictPath, spec.domainFlags),
-          'domain',
-        )
-      : Promise.resolve(undefined),
-  ]);
-  if (g.status === 'rejected' || d.status === 'rejected') {
-    if (g.status === 'fulfilled') freeDecoder(api, g.value);
-    if (d.status === 'fulfilled' && d.value) freeDecoder(api, d.value);
-    throw g.status === 'rejected' ? g.reason : (d as PromiseRejectedResult).reason;
+  if (!domain) return { frontEnd: null };
+  const d = await makeDecoderAsync(
+    api,
+    argv(files, domain.lmPath, domain.dictPath, spec.domainFlags),
+    'domain',
+  );
+  try {
+    for (const [name, path] of questionSearches(domain))
+      checkSearch(await api.setLmFileAsync(d.ps, name, path), path);
+  } catch (err) {
+    freeDecoder(api, d);
+    throw err;
   }
-  if (d.value && domain) {
-    try {
-      for (const [name, path] of questionSearches(domain))
-        checkSearch(await api.setLmFileAsync(d.value.ps, name, path), path);
-    } catch (err) {
-      freeDecoder(api, g.value);
-      freeDecoder(api, d.value);
-      throw err;
-    }
-  }
-  const frontEnd = api.frontEnd(g.value.config);
-  return d.value ? { general: g.value, domain: d.value, frontEnd } : { general: g.value, frontEnd };
+  return { domain: d, frontEnd: api.frontEnd(d.config) };
 }
 
 /** The search name and model file of each of the domain model's question models. */
@@ -564,32 +595,20 @@ function checkSearch(rc: number, path: string): void {
 
 function makePair(api: PocketsphinxApi, spec: PairSpec): DecoderPair {
   const { files, domain } = spec;
-  const general = makeDecoder(
+  if (!domain) return { frontEnd: null };
+  const d = makeDecoder(
     api,
-    argv(files, files.generalLm, files.dictionary, spec.generalFlags),
-    'general',
+    argv(files, domain.lmPath, domain.dictPath, spec.domainFlags),
+    'domain',
   );
-  const frontEnd = api.frontEnd(general.config);
-  if (!domain) return { general, frontEnd };
   try {
-    const d = makeDecoder(
-      api,
-      argv(files, domain.lmPath, domain.dictPath, spec.domainFlags),
-      'domain',
-    );
-    try {
-      for (const [name, path] of questionSearches(domain))
-        checkSearch(api.setLmFile(d.ps, name, path), path);
-    } catch (err) {
-      freeDecoder(api, d);
-      throw err;
-    }
-    return { general, frontEnd, domain: d };
+    for (const [name, path] of questionSearches(domain))
+      checkSearch(api.setLmFile(d.ps, name, path), path);
   } catch (err) {
-    if (frontEnd !== null) api.freeFrontEnd(frontEnd);
-    freeDecoder(api, general);
+    freeDecoder(api, d);
     throw err;
   }
+  return { domain: d, frontEnd: api.frontEnd(d.config) };
 }
 
 function freeDecoder(api: PocketsphinxApi, d: Decoder): void {
@@ -600,12 +619,16 @@ function freeDecoder(api: PocketsphinxApi, d: Decoder): void {
 function freePair(api: PocketsphinxApi, p: DecoderPair): void {
   if (p.frontEnd !== null) api.freeFrontEnd(p.frontEnd);
   if (p.domain) freeDecoder(api, p.domain);
-  freeDecoder(api, p.general);
 }
 
 class Stream implements PocketsphinxRecognitionStream {
   readonly #api: PocketsphinxApi;
   readonly #pair: DecoderPair;
+  readonly #generals: GeneralDecoders;
+  /** The general decoder lent to this utterance (null until it needs one). */
+  #general: GeneralDecoder | null = null;
+  /** Whether it asked the pool for one already (it then asks `again`). */
+  #askedGeneral = false;
   readonly #fallback: GeneralFallback;
   readonly #minConfidence: number;
   readonly #release: (s: Stream) => void;
@@ -638,6 +661,7 @@ class Stream implements PocketsphinxRecognitionStream {
   constructor(
     api: PocketsphinxApi,
     pair: DecoderPair,
+    generals: GeneralDecoders,
     fallback: GeneralFallback,
     minConfidence: number,
     /** The call's running mean (`call` adaptation), `'measure'` for a first utterance, null for `carry`. */
@@ -652,13 +676,28 @@ class Stream implements PocketsphinxRecognitionStream {
     }
     this.#api = api;
     this.#pair = pair;
+    this.#generals = generals;
+    // Without a domain model the general decoder hears everything, from the first frame.
+    if (!pair.domain) {
+      this.#general = generals.takeNow();
+      this.#askedGeneral = true;
+    }
     this.#fallback = fallback;
     this.#minConfidence = minConfidence;
     this.#release = release;
     this.#adapting = start !== null;
-    this.#warmUp = start === 'measure' && pair.frontEnd !== null ? [] : null;
+    this.#warmUp = start === 'measure' && this.#frontEnd !== null ? [] : null;
     if (start instanceof Float32Array) this.#mean = start;
-    if (this.#warmUp === null) this.#beginDecoding();
+    if (this.#warmUp === null) {
+      try {
+        this.#beginDecoding();
+      } catch (err) {
+        // The pair is freed by open(); the lent general decoder goes back.
+        if (this.#general !== null) generals.give(this.#general);
+        this.#general = null;
+        throw err;
+      }
+    }
   }
 
   push(frame: Int16Array): void {
@@ -684,6 +723,11 @@ class Stream implements PocketsphinxRecognitionStream {
     return (this.#warmUp?.length ?? 0) + this.#backlog.length;
   }
 
+  /** The front end that measures an utterance's mean: the domain decoder's, or the general's. */
+  get #frontEnd(): Pointer | null {
+    return this.#pair.frontEnd ?? this.#general?.frontEnd ?? null;
+  }
+
   /**
    * Measures the held-back audio's mean and starts the decoders from it; the held frames
    * wait in the backlog.
@@ -691,8 +735,9 @@ class Stream implements PocketsphinxRecognitionStream {
   #endWarmUp(): void {
     const held = this.#warmUp ?? [];
     this.#warmUp = null;
-    if (held.length > 0 && this.#pair.frontEnd !== null) {
-      this.#mean = this.#api.meanCepstrum(this.#pair.frontEnd, concatenate(held));
+    const frontEnd = this.#frontEnd;
+    if (held.length > 0 && frontEnd !== null) {
+      this.#mean = this.#api.meanCepstrum(frontEnd, concatenate(held));
     }
     this.#beginDecoding();
     this.#backlog = held;
@@ -711,21 +756,21 @@ class Stream implements PocketsphinxRecognitionStream {
       this.#begin(domain);
       this.#domainOpen = true;
     }
-    if (!domain || this.#fallback === 'parallel') this.#startGeneral();
+    if (!domain || this.#fallback === 'parallel') this.#startGeneral(true);
   }
 
   #decode(frame: Int16Array): void {
     this.#decoded++;
     const domain = this.#pair.domain;
     if (!domain) {
-      this.#api.processRaw(this.#pair.general.ps, frame, false);
+      this.#api.processRaw((this.#general as GeneralDecoder).ps, frame, false);
       this.#generalFed++;
       return;
     }
     this.#api.processRaw(domain.ps, frame, false);
     if (this.#fallback === 'off') return;
     if (this.#fallback === 'parallel') {
-      this.#api.processRaw(this.#pair.general.ps, frame, false);
+      this.#api.processRaw((this.#general as GeneralDecoder).ps, frame, false);
       this.#generalFed++;
     } else if (this.#frames.length < MAX_BUFFERED_FRAMES) {
       this.#frames.push(frame.slice());
@@ -739,7 +784,8 @@ class Stream implements PocketsphinxRecognitionStream {
       }
     }
     if (this.#doubt && this.#fallback === 'on-doubt') {
-      if (!this.#generalStarted) this.#startGeneral();
+      // None free: one is being made; the buffered audio waits for it.
+      if (!this.#generalStarted && !this.#startGeneral(false)) return;
       this.#feedGeneral(this.#generalFed + 1 + CATCH_UP_FRAMES);
     }
   }
@@ -749,9 +795,13 @@ class Stream implements PocketsphinxRecognitionStream {
     if (this.#partialCache.at === this.#pushed) return this.#partialCache.text;
     // The domain partial, unless the domain model has lost the thread and the general
     // decoder is up to date.
-    const useGeneral = !this.#pair.domain || (this.#doubt && this.#generalFed === this.#decoded);
-    const d = useGeneral ? this.#pair.general : (this.#pair.domain as Decoder);
-    const text = this.#api.getHyp(d.ps)?.text ?? '';
+    const general = this.#general;
+    const useGeneral =
+      general !== null &&
+      this.#generalStarted &&
+      (!this.#pair.domain || (this.#doubt && this.#generalFed === this.#decoded));
+    const d = useGeneral ? general : this.#pair.domain;
+    const text = d === undefined ? '' : (this.#api.getHyp(d.ps)?.text ?? '');
     this.#partialCache = { at: this.#pushed, text };
     return text;
   }
@@ -780,7 +830,7 @@ class Stream implements PocketsphinxRecognitionStream {
         return {
           text,
           model: 'general',
-          ...this.#channel(this.#pair.general),
+          ...this.#channel(this.#general as GeneralDecoder),
           confidence: 0,
           finishMs: performance.now() - started,
           generalFrames: this.#generalFed,
@@ -845,7 +895,7 @@ class Stream implements PocketsphinxRecognitionStream {
   }
 
   /** The decoder's cepstral mean after the utterance, for the call's next one. */
-  #channel(d: Decoder): { channel?: ChannelEstimate } {
+  #channel(d: { ps: Pointer }): { channel?: ChannelEstimate } {
     if (!this.#adapting || this.#decoded === 0) return {};
     const mean = this.#api.cepstralMean(d.ps);
     return mean ? { channel: { provider: CHANNEL_PROVIDER, values: Array.from(mean) } } : {};
@@ -857,20 +907,33 @@ class Stream implements PocketsphinxRecognitionStream {
   }
 
   /** Starts an utterance on a decoder, from the utterance's own mean when measured. */
-  #begin(d: Decoder): void {
+  #begin(d: { ps: Pointer }): void {
     if (this.#mean !== null) this.#api.restoreStreamState(d.ps, this.#mean);
     this.#check(this.#api.startUtt(d.ps), 'ps_start_utt');
   }
 
-  #startGeneral(): void {
-    this.#begin(this.#pair.general);
+  /**
+   * Begins the general decoder's utterance, borrowing one (made on the spot if `now`);
+   * false when none is free yet (one is being made: the next push asks again).
+   */
+  #startGeneral(now: boolean): boolean {
+    if (this.#general === null) {
+      this.#general = now
+        ? this.#generals.takeNow()
+        : this.#generals.take(this.#askedGeneral ? 'again' : 'first');
+      this.#askedGeneral = true;
+      if (this.#general === null) return false;
+    }
+    this.#begin(this.#general);
     this.#generalStarted = true;
     this.#generalOpen = true;
+    return true;
   }
 
   /** Gives the general decoder buffered frames up to (not including) frame `until`. */
   #feedGeneral(until: number): void {
-    const g = this.#pair.general.ps;
+    if (this.#general === null) return;
+    const g = this.#general.ps;
     const end = Math.min(until, this.#frames.length);
     if (end <= this.#generalFed) return;
     let length = 0;
@@ -887,18 +950,19 @@ class Stream implements PocketsphinxRecognitionStream {
   }
 
   #endGeneral(): string {
-    if (!this.#generalStarted) this.#startGeneral();
+    if (!this.#generalStarted) this.#startGeneral(true);
+    const general = this.#general as GeneralDecoder;
     this.#feedGeneral(this.#frames.length);
     this.#generalOpen = false;
-    this.#check(this.#api.endUtt(this.#pair.general.ps), 'ps_end_utt');
-    return this.#api.getHyp(this.#pair.general.ps)?.text ?? '';
+    this.#check(this.#api.endUtt(general.ps), 'ps_end_utt');
+    return this.#api.getHyp(general.ps)?.text ?? '';
   }
 
   /** Ends the general utterance without asking for its hypothesis (no lattice search). */
   #abortGeneral(): void {
-    if (!this.#generalOpen) return;
+    if (!this.#generalOpen || this.#general === null) return;
     this.#generalOpen = false;
-    this.#api.endUtt(this.#pair.general.ps);
+    this.#api.endUtt(this.#general.ps);
   }
 
   /** Ends whatever utterance is still open (cancel, or a failure) and gives the decoders back. */
@@ -906,6 +970,9 @@ class Stream implements PocketsphinxRecognitionStream {
     if (this.#domainOpen && this.#pair.domain) this.#api.endUtt(this.#pair.domain.ps);
     this.#domainOpen = false;
     this.#abortGeneral();
+    // The general decoder goes back to the thread's pool for the next utterance that needs one.
+    if (this.#general !== null) this.#generals.give(this.#general);
+    this.#general = null;
     this.#done = true;
     this.#frames.length = 0;
     this.#backlog = [];

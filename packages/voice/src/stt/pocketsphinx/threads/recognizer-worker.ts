@@ -1,0 +1,211 @@
+/**
+ * A recognition thread (see `recognition-threads.ts`): pocketsphinx decodes here, off the
+ * event loop that paces every live call's audio. It holds the recognisers (one per
+ * assistant vocabulary, each with its own decoder pool) and the streams the event loop
+ * opened on it, and answers in the order it was asked.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { RecognitionStream } from '../../types.js';
+import { PocketsphinxRecognizer, type PocketsphinxRecognitionStream } from '../recognizer.js';
+import type { FromThread, ToThread } from './messages.js';
+
+const port = parentPort;
+if (port === null) throw new Error('recognizer-worker: not started as a worker thread');
+const send = (message: FromThread) => port.postMessage(message);
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Frames between two unasked `state` messages (100 ms: the session's caption rate). */
+const STATE_EVERY_FRAMES = 5;
+
+interface OpenStream {
+  /** Null while its recogniser is still being made; `queued` holds what came meanwhile. */
+  stream: PocketsphinxRecognitionStream | null;
+  queued: ToThread[];
+  /** Why it cannot go on (its recogniser could not be made, or decoding failed). */
+  failed: string | null;
+  pushed: number;
+}
+
+const recognizers = new Map<string, Promise<PocketsphinxRecognizer>>();
+const streams = new Map<number, OpenStream>();
+const reservations = new Map<number, () => void>();
+
+function state(id: number, stream: RecognitionStream, request?: number): void {
+  send({
+    type: 'state',
+    stream: id,
+    partial: stream.partial(),
+    confidence: stream.confidenceSoFar?.(),
+    ...(request === undefined ? {} : { request }),
+  });
+}
+
+/** Runs one message for a stream whose recogniser is ready. */
+function onStream(id: number, entry: OpenStream, message: ToThread): void {
+  const stream = entry.stream;
+  if (message.type === 'cancel') {
+    stream?.cancel();
+    streams.delete(id);
+    return;
+  }
+  if (message.type === 'finish') {
+    streams.delete(id);
+    if (entry.failed !== null || stream === null) {
+      stream?.cancel();
+      send({ type: 'result', stream: id, ok: false, message: entry.failed ?? 'no stream' });
+      return;
+    }
+    try {
+      send({ type: 'result', stream: id, ok: true, result: stream.finish() });
+    } catch (error) {
+      send({ type: 'result', stream: id, ok: false, message: describe(error) });
+    }
+    return;
+  }
+  if (entry.failed !== null || stream === null) {
+    if (message.type === 'sync')
+      send({
+        type: 'state',
+        stream: id,
+        partial: '',
+        confidence: undefined,
+        request: message.request,
+      });
+    return;
+  }
+  try {
+    if (message.type === 'push') {
+      stream.push(message.frame);
+      entry.pushed += 1;
+      if (entry.pushed % STATE_EVERY_FRAMES === 0) state(id, stream);
+    } else if (message.type === 'sync') {
+      state(id, stream, message.request);
+    }
+  } catch (error) {
+    entry.failed = `pocketsphinx failed: ${describe(error)}`;
+    stream.cancel();
+  }
+}
+
+function open(message: Extract<ToThread, { type: 'open' }>): void {
+  const entry: OpenStream = { stream: null, queued: [], failed: null, pushed: 0 };
+  streams.set(message.stream, entry);
+  const made = recognizers.get(message.key);
+  const start = (recognizer: PocketsphinxRecognizer | null, why?: string) => {
+    if (streams.get(message.stream) !== entry) return; // cancelled meanwhile
+    if (recognizer === null) entry.failed = why ?? 'no recogniser';
+    else {
+      try {
+        entry.stream = recognizer.open(message.options);
+      } catch (error) {
+        entry.failed = describe(error);
+      }
+    }
+    const queued = entry.queued;
+    entry.queued = [];
+    for (const m of queued) onStream(message.stream, entry, m);
+  };
+  if (made === undefined) {
+    start(null, `no recogniser ${message.key} on this thread`);
+    return;
+  }
+  made.then(
+    (recognizer) => start(recognizer),
+    (error: unknown) => start(null, describe(error)),
+  );
+}
+
+port.on('message', (message: ToThread) => {
+  switch (message.type) {
+    case 'recognizer': {
+      if (recognizers.has(message.key)) return;
+      const made = PocketsphinxRecognizer.create(message.options);
+      recognizers.set(message.key, made);
+      made.then(
+        (r) =>
+          send({
+            type: 'made',
+            key: message.key,
+            ok: true,
+            decoderInitMs: r.decoderInitMs,
+            hasDomain: r.domainModel !== undefined,
+          }),
+        (error: unknown) => {
+          recognizers.delete(message.key);
+          send({ type: 'made', key: message.key, ok: false, message: describe(error) });
+        },
+      );
+      return;
+    }
+    case 'drop-recognizer': {
+      const made = recognizers.get(message.key);
+      recognizers.delete(message.key);
+      void made?.then(
+        (r) => r.dispose(),
+        () => undefined,
+      );
+      return;
+    }
+    case 'reserve': {
+      void recognizers.get(message.key)?.then(
+        (r) => {
+          // Released before the recogniser was ready: nothing to hold.
+          if (reservations.delete(message.reservation)) return;
+          reservations.set(message.reservation, r.reserve());
+        },
+        () => undefined,
+      );
+      return;
+    }
+    case 'release': {
+      const release = reservations.get(message.reservation);
+      reservations.delete(message.reservation);
+      if (release !== undefined) release();
+      else reservations.set(message.reservation, () => undefined); // released before made
+      return;
+    }
+    case 'open':
+      open(message);
+      return;
+    case 'push':
+    case 'sync':
+    case 'finish':
+    case 'cancel': {
+      const entry = streams.get(message.stream);
+      if (entry === undefined) {
+        if (message.type === 'finish')
+          send({ type: 'result', stream: message.stream, ok: false, message: 'unknown stream' });
+        return;
+      }
+      if (entry.stream === null && entry.failed === null) entry.queued.push(message);
+      else onStream(message.stream, entry, message);
+      return;
+    }
+    case 'count': {
+      void Promise.allSettled(recognizers.values()).then((all) => {
+        let decoders = 0;
+        // The recognisers share the thread's general decoders: each pool counted once.
+        const generals = new Set<{ readonly count: number }>();
+        for (const r of all) {
+          if (r.status !== 'fulfilled') continue;
+          decoders += r.value.domainDecoderCount;
+          generals.add(r.value.generalDecoders);
+        }
+        for (const pool of generals) decoders += pool.count;
+        send({ type: 'count', request: message.request, decoders });
+      });
+      return;
+    }
+    case 'close': {
+      for (const entry of streams.values()) entry.stream?.cancel();
+      streams.clear();
+      void Promise.allSettled(recognizers.values()).then((all) => {
+        for (const r of all) if (r.status === 'fulfilled') r.value.dispose();
+        port.close();
+      });
+      return;
+    }
+  }
+});
+
+send({ type: 'ready' });
