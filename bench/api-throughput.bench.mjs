@@ -24,7 +24,11 @@ export const about =
   'work (validation, the keyed hash, SQLite, serialising). autocannon runs in a worker thread ' +
   'of the same process and shares the 2 cores with the server, so absolute numbers are low ' +
   'and move with the machine’s load; the ratio is the figure to compare. Latency is counted ' +
-  'in whole milliseconds (0 means under 1 ms). The client is ' +
+  'in whole milliseconds (0 means under 1 ms). The list answers an assistant whose stored row ' +
+  'has not changed since an earlier list with the JSON it was answered with then (checked ' +
+  'against the schema when first made; apps/server/src/platform/answer-memo.ts): after the ' +
+  'one-time check the rows measure that steady state, and a list after changes pays the ' +
+  'presenting and the schema check once for each changed assistant. The client is ' +
   'exempt from rate limits by configuration (`RATE_LIMIT_EXEMPT_IPS=127.0.0.1`); any 429 ' +
   'fails the benchmark.';
 

@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import { embeddedEngines, type EngineRegistry } from '@talkbooth/voice';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -25,6 +25,7 @@ import { seedDemo, type DemoSeedReport } from './db/seed/seed-demo.js';
 import { limitBodyDepth } from './http/body-depth.js';
 import { registerCompression } from './http/compression.js';
 import { BODY_LIMIT_BYTES, handleError, handleNotFound } from './http/error-replies.js';
+import { answerSerializerCompiler } from './http/json-answers.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
 import { createLogger } from './logger.js';
@@ -171,7 +172,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       routerOptions: { ignoreTrailingSlash: true },
     }) as unknown as FastifyInstance; // pino's Logger type is narrower than the default generic; behaviour is the same.
     app.setValidatorCompiler(validatorCompiler);
-    app.setSerializerCompiler(serializerCompiler);
+    app.setSerializerCompiler(answerSerializerCompiler);
     app.setErrorHandler(handleError);
     app.setNotFoundHandler(handleNotFound);
     app.addHook('preValidation', limitBodyDepth);

@@ -5,7 +5,12 @@ import type { SecretBox } from '../../security/secret-box.js';
 import { applyListFilters, type ListFilters } from '../list-filters.js';
 import type { Database } from '../schema.js';
 import { lockingRead } from '../row-locks.js';
-import { packDocument, unpackDocument, type StoredDocument } from './documents.js';
+import {
+  packDocument,
+  unpackDocument,
+  type DocumentRow,
+  type StoredDocument,
+} from './documents.js';
 
 export const ASSISTANT_SECRET_PATHS = ['serverUrlSecret'] as const;
 export type StoredAssistant = StoredDocument<AssistantDto & Record<string, unknown>>;
@@ -44,11 +49,19 @@ export class AssistantRepository {
   }
 
   async list(orgId: string, filters: ListFilters): Promise<StoredAssistant[]> {
-    const rows = await applyListFilters(
+    return (await this.listRows(orgId, filters)).map((row) => this.unpack(row));
+  }
+
+  /**
+   * The rows `list` unpacks, still packed (secrets sealed): for an answer that is a function
+   * of the stored row alone and is remembered by it (see platform/answer-memo.ts). Unpack
+   * one with `unpack` only when it is needed.
+   */
+  async listRows(orgId: string, filters: ListFilters): Promise<DocumentRow[]> {
+    return applyListFilters(
       this.db.selectFrom('assistants').select(COLUMNS).where('org_id', '=', orgId),
       filters,
     ).execute();
-    return rows.map((row) => this.unpack(row));
   }
 
   async get(orgId: string, id: string): Promise<StoredAssistant | undefined> {
@@ -144,7 +157,8 @@ export class AssistantRepository {
     return packDocument(this.box, body, ASSISTANT_SECRET_PATHS, context(id));
   }
 
-  private unpack(row: Parameters<typeof unpackDocument>[1]): StoredAssistant {
+  /** A row as `listRows` answers it, its secrets opened. */
+  unpack(row: DocumentRow): StoredAssistant {
     return unpackDocument(this.box, row, context(row.id));
   }
 }

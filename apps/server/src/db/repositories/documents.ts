@@ -33,16 +33,19 @@ export function packDocument(
   return { data: JSON.stringify(open), secrets: box.sealJson(secrets, context) };
 }
 
+/** A document's row as stored: the open JSON and the sealed secrets, not yet unpacked. */
+export interface DocumentRow {
+  id: string;
+  org_id: string;
+  data: string;
+  secrets: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export function unpackDocument<T extends Document>(
   box: SecretBox,
-  row: {
-    id: string;
-    org_id: string;
-    data: string;
-    secrets: string | null;
-    created_at: string;
-    updated_at: string;
-  },
+  row: DocumentRow,
   context: string,
 ): StoredDocument<T> {
   const open = JSON.parse(row.data) as Document;

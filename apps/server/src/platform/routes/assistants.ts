@@ -9,11 +9,13 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ASSISTANT_SECRET_PATHS } from '../../db/repositories/assistants.js';
+import { checkedJson, sendJsonAnswer } from '../../http/json-answers.js';
 import { notFound } from '../../http/problems.js';
 import { validationProblem } from '../../http/validation-problems.js';
 import { restoreMaskedSecrets } from '../../security/secret-fields.js';
 import { principalOf } from '../auth.js';
 import type { PlatformDeps } from '../deps.js';
+import { AnswerMemo } from '../answer-memo.js';
 import { applyMergePatch } from '../json-merge-patch.js';
 import { presentAssistant } from '../present.js';
 
@@ -22,6 +24,12 @@ const tags = ['Assistants'];
 /** `/assistant`: create, list, get, PATCH (merge), PUT (replace), delete. */
 export const assistantRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, deps) => {
   const { assistants, now, prepareAssistant } = deps;
+  // The list answers each stored assistant with the JSON it had the last time its row was
+  // the same (presented and checked against assistantSchema when first seen): a long list
+  // is then SQLite and a copy, not a parse, a schema check and a stringify of every
+  // assistant on every request. See AnswerMemo for why that cannot go stale.
+  const assistantJson = checkedJson(assistantSchema, { method: 'GET', url: '/platform/assistant' });
+  const listed = new AnswerMemo((row) => assistantJson(presentAssistant(assistants.unpack(row))));
 
   app.post(
     '/assistant',
@@ -36,9 +44,9 @@ export const assistantRoutes: FastifyPluginAsyncZod<PlatformDeps> = async (app, 
   app.get(
     '/assistant',
     { schema: { tags, querystring: listQuerySchema, response: { 200: z.array(assistantSchema) } } },
-    async (request) => {
-      const found = await assistants.list(principalOf(request).orgId, request.query);
-      return found.map(presentAssistant);
+    async (request, reply) => {
+      const rows = await assistants.listRows(principalOf(request).orgId, request.query);
+      return sendJsonAnswer(reply, listed.list(rows));
     },
   );
 
