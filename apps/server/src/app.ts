@@ -203,6 +203,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
     const engines = embeddedEngines({
       modelCacheDir: path.join(config.dataDir, 'models'),
+      ...(config.recognitionThreads === undefined ? {} : { threads: config.recognitionThreads }),
       ...options.voice,
     });
     // Between the processes of a deployment: live-call controls and saved assistants.

@@ -145,6 +145,19 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('leaves the recognition threads to the engine (one per core) unless told; 0 is the event loop', () => {
+    expect(loadConfig({}).recognitionThreads).toBeUndefined();
+    expect(loadConfig({ RECOGNITION_THREADS: '' }).recognitionThreads).toBeUndefined();
+    expect(loadConfig({ RECOGNITION_THREADS: '0' }).recognitionThreads).toBe(0);
+    expect(loadConfig({ RECOGNITION_THREADS: '4' }).recognitionThreads).toBe(4);
+    expect(problemsOf({ RECOGNITION_THREADS: 'many' })).toEqual([
+      'RECOGNITION_THREADS must be a number (got "many")',
+    ]);
+    expect(problemsOf({ RECOGNITION_THREADS: '65' })).toEqual([
+      'RECOGNITION_THREADS must be between 0 and 64 (got "65")',
+    ]);
+  });
+
   it('rejects out-of-range ports and codes that cannot go into a URL', () => {
     expect(problemsOf({ PORT: '70000' })).toEqual([
       'PORT must be between 0 and 65535 (got "70000")',

@@ -210,6 +210,7 @@ const envSchema = z.object({
   CALL_LEASE_SECONDS: optional(count(1, 300).default(15)),
   SHUTDOWN_GRACE_SECONDS: optional(count(1, 600).default(10)),
   WARM_ASSISTANTS: optional(count(0, 100).default(DEFAULT_WARM_ASSISTANTS)),
+  RECOGNITION_THREADS: optional(count(0, 64).optional()),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -278,6 +279,8 @@ export interface Config {
   shutdownGraceSeconds: number;
   /** Assistants reached by access code whose engines get ready at start (0: none). */
   warmAssistants: number;
+  /** Worker threads pocketsphinx decodes on (0: on the event loop); default one per core. */
+  recognitionThreads?: number;
 }
 
 export class ConfigError extends Error {
@@ -339,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     callLeaseSeconds: e.CALL_LEASE_SECONDS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     warmAssistants: e.WARM_ASSISTANTS,
+    ...(e.RECOGNITION_THREADS === undefined ? {} : { recognitionThreads: e.RECOGNITION_THREADS }),
   };
 }
 

@@ -11,6 +11,8 @@ export interface EmbeddedEnginesOptions {
   modelCacheDir: string;
   /** How long a recogniser's decoder pool idles before shrinking to its spare. */
   idleTrimMs?: number;
+  /** Recognition threads (see `PocketsphinxTranscriberOptions.threads`; 0: the event loop). */
+  threads?: number;
 }
 
 /**

@@ -43,6 +43,8 @@ export class GeneralDecoders {
   #spares: number;
   #idleTrimMs: number;
   #users = 0;
+  /** Waiting for an idle decoder (`whenIdle`), woken whenever one becomes idle. */
+  #waiting: (() => void)[] = [];
   #trimTimer: ReturnType<typeof setTimeout> | null = null;
   #disposed = false;
 
@@ -92,6 +94,31 @@ export class GeneralDecoders {
     return decoder;
   }
 
+  /** Whether a decoder is idle now (`take()` would lend it). */
+  get hasIdle(): boolean {
+    return this.#idle.length > 0;
+  }
+
+  /**
+   * Settles once a decoder is idle, making one off the event loop if none is on its way:
+   * for a turn that is ending and will need one, instead of `takeNow()` blocking its
+   * thread (and every other utterance on it) for 0.3–0.7 s.
+   */
+  async whenIdle(): Promise<void> {
+    // A few rounds: another waiter may take the one made; a make that fails (the model
+    // cannot load) is left for takeNow() to report.
+    for (let round = 0; round < 4 && this.#idle.length === 0 && !this.#disposed; round++) {
+      if (this.#making === 0) void this.#makeAhead();
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    }
+  }
+
+  #wake(): void {
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const resolve of waiting) resolve();
+  }
+
   /** An idle decoder, or one made now (blocking). */
   takeNow(): GeneralDecoder {
     const decoder = this.take('again');
@@ -110,6 +137,7 @@ export class GeneralDecoders {
     }
     this.#idle.push(decoder);
     this.#scheduleTrim();
+    this.#wake();
   }
 
   /** Frees every idle decoder; lent ones are freed as they come back. */
@@ -118,6 +146,7 @@ export class GeneralDecoders {
     this.#disposed = true;
     if (this.#trimTimer !== null) clearTimeout(this.#trimTimer);
     for (const decoder of this.#idle.splice(0)) this.#free(decoder);
+    this.#wake();
     releaseFreedMemory();
   }
 
@@ -157,6 +186,8 @@ export class GeneralDecoders {
       // As above: the next takeNow() reports it.
     } finally {
       this.#making -= 1;
+      // Woken either way: a waiter whose decoder could not be made makes it itself.
+      this.#wake();
     }
   }
 

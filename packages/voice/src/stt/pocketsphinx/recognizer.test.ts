@@ -483,6 +483,32 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     }
   });
 
+  it('finishes a doubted turn without a general decoder idle by waiting for one made off the event loop', async () => {
+    const waiting = await PocketsphinxRecognizer.create({
+      vocabulary: POOL_VOCABULARY,
+      cacheDir,
+      generalFallback: 'at-finish',
+      // No spare, and a pool of its own (no other recogniser of this file has this weight).
+      generalSpares: 0,
+      languageWeight: { general: 7.5 },
+    });
+    try {
+      expect(waiting.generalDecoders.count).toBe(0);
+      const off = indexes('off', TEST_VOICES[0])[1] as number;
+      const stream = waiting.open();
+      for (const frame of audio[off] as Int16Array[]) stream.push(frame);
+      const finishing = stream.finishAsync();
+      // Nothing was made on the spot: the decoder is on its way.
+      expect(waiting.generalDecoders.count).toBe(0);
+      const heard = await finishing;
+      expect(heard.model).toBe('general');
+      expect(heard.text).not.toBe('');
+      expect(waiting.generalDecoders.count).toBe(1);
+    } finally {
+      waiting.dispose();
+    }
+  });
+
   it('gives concurrently open streams their own decoders', () => {
     const a = recognizer.open();
     const b = recognizer.open();

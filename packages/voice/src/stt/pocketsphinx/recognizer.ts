@@ -120,6 +120,12 @@ export interface PocketsphinxRecognizerOptions {
    * nobody announced. Default 1. Recognition threads keep one for the pool, not one each.
    */
   spares?: number;
+  /**
+   * Idle general decoders kept ready for the utterances the domain model doubts (they are
+   * shared by the thread's recognisers, which keep the most any asks for). Default 1: one
+   * made ahead is what lets a doubted utterance start its fallback at once.
+   */
+  generalSpares?: number;
 }
 
 /** How long the pool waits, idle, before shrinking to its spare. */
@@ -139,6 +145,12 @@ export interface DetailedRecognitionResult extends RecognitionResult {
 
 export interface PocketsphinxRecognitionStream extends RecognitionStream {
   finish(): DetailedRecognitionResult;
+  /**
+   * `finish()`, after waiting (off the event loop) for a general decoder when the turn will
+   * need one and none is idle, rather than making one on the spot as `finish()` must
+   * (blocking 0.3–0.7 s). The recognition threads finish this way.
+   */
+  finishAsync(): Promise<DetailedRecognitionResult>;
   /** Frames pushed and not yet decoded (the warm-up's audio, caught up a few per push). */
   readonly pendingFrames: number;
 }
@@ -348,7 +360,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     const count = Math.max(1, options.decoders ?? 1);
     const pairs: DecoderPair[] = [];
     const generals = generalDecodersFor(api, files, flags.generalFlags, {
-      spares: Math.max(0, options.spares ?? 1),
+      spares: Math.max(0, options.generalSpares ?? 1),
       idleTrimMs: options.idleTrimMs ?? DEFAULT_IDLE_TRIM_MS,
     });
     try {
@@ -815,6 +827,25 @@ class Stream implements PocketsphinxRecognitionStream {
     if (this.#done || this.#warmUp !== null || this.#backlog.length > 0) return undefined;
     if (!domain || this.#doubt) return 0;
     return domainConfidence(this.#api.segments(domain.ps)).confidence;
+  }
+
+  async finishAsync(): Promise<DetailedRecognitionResult> {
+    if (!this.#done && this.#willNeedGeneral() && !this.#generals.hasIdle)
+      await this.#generals.whenIdle();
+    return this.finish();
+  }
+
+  /**
+   * Whether `finish()` will borrow a general decoder: it has none, and the domain model's
+   * words so far are not trusted (judged before the utterance ends, as `finish()` will).
+   */
+  #willNeedGeneral(): boolean {
+    const domain = this.#pair.domain;
+    if (this.#general !== null || !domain || this.#fallback === 'off') return false;
+    if (this.#warmUp !== null || this.#backlog.length > 0) return true; // not decoded yet: cannot tell
+    const text = this.#api.getHyp(domain.ps)?.text ?? '';
+    if (text === '') return false;
+    return domainConfidence(this.#api.segments(domain.ps)).confidence < this.#minConfidence;
   }
 
   finish(): DetailedRecognitionResult {

@@ -50,9 +50,10 @@ interface Waiting<T> {
 }
 
 /**
- * A recogniser's options on thread `index`: the first thread keeps the pool's spare pairs
- * (for an utterance no call announced), the others none, so an idle pool holds one pair,
- * not one per thread.
+ * A recogniser's options on thread `index`: the first thread keeps the pool's spare domain
+ * decoders (for an utterance no call announced), the others none. Every thread keeps its
+ * own spare general decoder: a doubted utterance on a thread without one waited for one to
+ * be made (about 300 ms) before its fallback could start.
  */
 function sparesOn(index: number, options: ThreadRecognizerOptions): ThreadRecognizerOptions {
   return { ...options, spares: index === 0 ? (options.spares ?? 1) : 0 };
@@ -412,10 +413,14 @@ class ThreadedStream implements ThreadedRecognitionStream {
     return this.#done ? '' : this.#partial;
   }
 
-  /** The thread's confidence, once it has decoded every frame pushed (else unknown). */
+  /**
+   * The thread's confidence in the words it last told (unknown while its own backlog is
+   * still being decoded). The frames on their way to it are not waited for: after `pause()`
+   * they are the quiet that followed the words. Waiting for them made every turn look
+   * unsure, so each one was read again by the second recogniser, for nothing.
+   */
   confidenceSoFar(): number | undefined {
-    if (this.#done || this.#heardAt < this.#pushed) return undefined;
-    return this.#confidence;
+    return this.#done ? undefined : this.#confidence;
   }
 
   /**

@@ -55,11 +55,12 @@ function onStream(id: number, entry: OpenStream, message: ToThread): void {
       send({ type: 'result', stream: id, ok: false, message: entry.failed ?? 'no stream' });
       return;
     }
-    try {
-      send({ type: 'result', stream: id, ok: true, result: stream.finish() });
-    } catch (error) {
-      send({ type: 'result', stream: id, ok: false, message: describe(error) });
-    }
+    // Waits (off this thread's loop) for a general decoder if the turn needs one and none is
+    // idle: the other utterances on this thread go on meanwhile.
+    stream.finishAsync().then(
+      (result) => send({ type: 'result', stream: id, ok: true, result }),
+      (error: unknown) => send({ type: 'result', stream: id, ok: false, message: describe(error) }),
+    );
     return;
   }
   if (entry.failed !== null || stream === null) {
