@@ -7,7 +7,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { table } from './lib/markdown.mjs';
 import {
   callerScripts,
-  ramp,
+  paraphraseScriptLines,
   runCallerStep,
   scriptLines,
   stepVerdict,
@@ -23,21 +23,31 @@ export const about =
   'How many calls one server carries at once. After one unmeasured warm-up call (the ' +
   'server loads its engines on first use), each step starts N web calls on the real ' +
   'server; each caller (a Node client in a separate process, on the same 2 cores) hears ' +
-  'the greeting, then speaks knowledge-base dev lines in real time in rotating eSpeak ' +
-  'voices, pausing 1–2 s after each answer. The ramp (1, 2, 4, 6, 8, …) stops at the first ' +
+  'the greeting, then speaks in real time in rotating eSpeak voices, pausing 1–2 s after ' +
+  'each answer, lines a caller says in their own words: the dev paraphrases of the ' +
+  'knowledge base (not its wording), urgent lines and off-topic ones, in a seeded order ' +
+  '(bench/fixtures/understanding/dev-paraphrases.json). The ramp (1, 2, 4, 8, 12, …, 48) ' +
+  'stops at the first ' +
   'step whose p95 voice-to-voice (measured at the client, from the last speech frame sent ' +
   'to the first reply audio received) exceeds 800 ms or where a turn failed (no ' +
   'transcript, no reply); the largest sustained count is the last step that passed. ' +
   'Reference: the same run with one call; "p95 ÷ 1 call" is each step against it. CPU is ' +
   "the server process's own (a share of one core per call, over the whole step including " +
   'greetings and pauses), measured apart from the callers; memory is the growth of the ' +
-  "server's RSS. A wrong reply (recognition picked another entry) is counted but does not " +
-  'end the ramp: some voice/line pairs get one even with a single call.';
+  "server's RSS. A wrong reply (not the expected entry's answer: misheard, answered from " +
+  'another entry, or asked back as an either/or; for an off-topic line, any fact told) is ' +
+  'counted but does not end the ramp: one call alone gets some; the figure to compare is ' +
+  "its share of the step's turns against one call's. Recognition decodes on worker " +
+  'threads (one per core), so the loop stall is what is left on the event loop.';
 
 const P95_LIMIT_MS = 800;
-/** Where the ramp gives up even if every step passed (about a minute per step). */
-const MAX_CALLS = 24;
-const FULL = { steps: ramp(MAX_CALLS), turns: 4, warmUpTurns: 1 };
+/** The ramp; it gives up at its end even if every step passed (about a minute per step). */
+const FULL = {
+  steps: [1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48],
+  turns: 4,
+  warmUpTurns: 1,
+  lines: 'paraphrases',
+};
 // The smoke test: two short steps of one turn each. A short greeting, the shortest answers and a warm-up call
 // that only hears the greeting keep it well under a minute; the code path is the same.
 const QUICK = {
@@ -48,9 +58,39 @@ const QUICK = {
   firstMessage: 'Hello {{name}}, how can I help?',
 };
 
+/**
+ * `CONCURRENCY_STEPS=1,12` runs only those steps (and no knowledge-base ramp), for a
+ * profile of one load (see bench/lib/cpu-profile-summary.mjs); `CONCURRENCY_LINES=
+ * knowledge-base` speaks the knowledge base's own wording instead; `RECOGNITION_THREADS`
+ * is passed to the server (0 decodes on the event loop).
+ */
+function chosenSteps() {
+  const steps = process.env.CONCURRENCY_STEPS;
+  if (steps === undefined || steps === '') return null;
+  return steps.split(',').map((n) => {
+    const calls = Number(n);
+    if (!Number.isInteger(calls) || calls < 1)
+      throw new Error(`CONCURRENCY_STEPS: not a call count: ${n}`);
+    return calls;
+  });
+}
+
 export async function run({ quick, log }) {
-  const plan = quick ? QUICK : FULL;
-  const lines = scriptLines(plan.lines);
+  const chosen = chosenSteps();
+  const plan = quick
+    ? QUICK
+    : chosen === null
+      ? FULL
+      : {
+          ...FULL,
+          steps: chosen,
+          only: true,
+          ...(process.env.CONCURRENCY_LINES === 'knowledge-base' ? { lines: undefined } : {}),
+        };
+  const lines = plan.lines === 'paraphrases' ? paraphraseScriptLines() : scriptLines(plan.lines);
+  // The knowledge base's own wording, ramped after, for comparison with earlier runs (the
+  // recogniser's fast path: the domain model is sure, no fallback, no second opinion).
+  const reference = plan.lines === 'paraphrases' && !plan.only ? scriptLines() : null;
   const overrides = plan.firstMessage
     ? { ...BOOTH_OVERRIDES, firstMessage: plan.firstMessage }
     : BOOTH_OVERRIDES;
@@ -60,34 +100,43 @@ export async function run({ quick, log }) {
   const server = await startTalkServer({
     RATE_LIMIT_EXEMPT_IPS: '127.0.0.1',
     MAX_LIVE_CALLS: '1000',
+    ...(process.env.RECOGNITION_THREADS === undefined
+      ? {}
+      : { RECOGNITION_THREADS: process.env.RECOGNITION_THREADS }),
   });
   try {
-    const job = (calls, turns) => ({
+    const job = (calls, turns, spoken = lines) => ({
       ...serverAccess(server),
       overrides,
-      callers: callerScripts(calls, turns, lines),
+      callers: callerScripts(calls, turns, spoken),
     });
     // One call first, not counted: the server loads eSpeak, builds the recogniser and its
     // first decoders on first use, which is not a per-call cost.
     await measureStep(job(1, plan.warmUpTurns), rssMb());
     const startRssMb = rssMb();
-    const steps = [];
-    for (const calls of plan.steps) {
-      const step = await measureStep(job(calls, plan.turns), startRssMb);
-      steps.push(step);
-      log(describe(step, steps[0]));
-      // One call alone must work: otherwise there is no baseline, and it is a bug, not a
-      // limit. In the smoke test any error is one too.
-      if (calls === 1 && step.failed > 0)
-        throw new Error(`one call alone failed: ${JSON.stringify(step.failures)}`);
-      if (step.error && (calls === 1 || quick)) throw new Error(step.error);
-      // Quick mode runs both of its steps whatever the latency, so the smoke test covers both.
-      if (!step.passed && !quick) break;
-    }
-    // Memory given back: the decoder pool shrinks to its spare once idle (not in the smoke
-    // test, which would spend half a minute waiting).
+    const ramp = async (spoken) => {
+      const steps = [];
+      for (const calls of plan.steps) {
+        const step = await measureStep(job(calls, plan.turns, spoken), startRssMb);
+        steps.push(step);
+        log(describe(step, steps[0]));
+        // One call alone must work: otherwise there is no baseline, and it is a bug, not a
+        // limit. In the smoke test any error is one too.
+        if (calls === 1 && step.failed > 0)
+          throw new Error(`one call alone failed: ${JSON.stringify(step.failures)}`);
+        if (step.error && (calls === 1 || quick)) throw new Error(step.error);
+        // Quick mode runs both of its steps whatever the latency, so the smoke test covers both.
+        if (!step.passed && !quick) break;
+      }
+      return steps;
+    };
+    const steps = await ramp(lines);
+    // Memory given back: the decoder pools shrink to their spares once idle (not in the
+    // smoke test, which would spend a minute waiting).
     const afterIdle = quick ? null : await rssAfterIdle(startRssMb, log);
-    return report(steps, afterIdle);
+    if (reference !== null) log('the same ramp with the knowledge base’s own wording');
+    const referenceSteps = reference === null ? null : await ramp(reference);
+    return report(steps, afterIdle, referenceSteps);
   } finally {
     await server.close();
   }
@@ -137,9 +186,9 @@ function startServerMeter() {
   };
 }
 
-/** The server's RSS growth once every call has ended and the decoder pool has idled. */
+/** The server's RSS growth a minute after every call ended (the decoder pool idles 30 s first). */
 async function rssAfterIdle(startRssMb, log) {
-  const waitMs = DEFAULT_IDLE_TRIM_MS + 5000;
+  const waitMs = Math.max(60_000, DEFAULT_IDLE_TRIM_MS + 5000);
   log(`waiting ${waitMs / 1000} s for the idle decoder pool to shrink`);
   await new Promise((resolve) => setTimeout(resolve, waitMs));
   return { waitSeconds: waitMs / 1000, rssGrowthMb: round(rssMb() - startRssMb) };
@@ -189,11 +238,11 @@ function describe(step, single) {
   return `${step.calls} call(s): p50 ${p50} ms, p95 ${p95} ms (${ratio(p95, single.voiceToVoiceMs?.p95)}× one call), ${step.failed} failed, ${step.mismatched} wrong replies, server ${step.serverCpuPerCallPct} % of a core per call${step.passed ? '' : ` — stop: ${step.stoppedBy}`}`;
 }
 
-function report(steps, afterIdle) {
+/** A ramp's table and verdict. */
+function rampTable(steps) {
   const single = steps[0];
   const sustained = steps.filter((step) => step.passed).at(-1)?.calls ?? 0;
   const stop = steps.find((step) => !step.passed);
-  const memory = memoryPerCall(steps);
   const rows = steps.map((step) => [
     step.calls,
     step.turns ?? null,
@@ -202,6 +251,7 @@ function report(steps, afterIdle) {
     step.error ? null : ratio(step.voiceToVoiceMs.p95, single.voiceToVoiceMs.p95),
     step.failed,
     step.mismatched ?? null,
+    step.turns ? round((100 * (step.mismatched ?? 0)) / step.turns) : null,
     step.serverCpuPerCallPct ?? null,
     step.callersCpuPerCallPct ?? null,
     step.serverRssGrowthMb ?? null,
@@ -216,6 +266,7 @@ function report(steps, afterIdle) {
     'p95 ÷ 1 call',
     'Failed',
     'Wrong reply',
+    'Wrong (% of turns)',
     'Server CPU / call (% core)',
     "Callers' CPU / call (% core)",
     'Server RSS growth (MB)',
@@ -225,14 +276,28 @@ function report(steps, afterIdle) {
   const verdict = stop
     ? `Largest sustained count: **${sustained}** (at ${stop.calls}: ${stop.stoppedBy}).`
     : `Largest sustained count: **at least ${sustained}** (every step passed; the ramp stops at ${steps.at(-1).calls}).`;
+  return { markdown: [table(headers, rows), '', verdict].join('\n'), sustained, stop, single };
+}
+
+function report(steps, afterIdle, referenceSteps = null) {
+  const { markdown: main, sustained, stop, single } = rampTable(steps);
+  const reference = referenceSteps === null ? null : rampTable(referenceSteps);
+  const memory = memoryPerCall(steps);
   const markdown = [
-    table(headers, rows),
-    '',
-    verdict,
-    `Memory: about ${memory ?? '–'} MB of server RSS per extra call (slope of peak RSS over the steps). Most of it is the recogniser's decoder pairs: one per live call (made while its greeting plays) and a spare, kept for reuse until the pool has idled ${DEFAULT_IDLE_TRIM_MS / 1000} s (see the stages benchmark).`,
+    main,
+    `Memory: about ${memory ?? '–'} MB of server RSS per extra call (slope of peak RSS over the steps). Most of it is the recogniser's decoder pairs: one per live call (made while its greeting plays, on one of the recognition threads) and one spare for the pool, kept for reuse until the pool has idled ${DEFAULT_IDLE_TRIM_MS / 1000} s (see the stages benchmark).`,
     afterIdle === null
       ? 'Memory after the calls: not measured in the quick run.'
       : `Memory after the calls: ${afterIdle.waitSeconds} s after the last step ended (the decoder pool idles ${DEFAULT_IDLE_TRIM_MS / 1000} s, then shrinks to one spare), the server's RSS was ${Math.abs(afterIdle.rssGrowthMb)} MB ${afterIdle.rssGrowthMb < 0 ? 'below' : 'above'} what it was after the warm-up call (at the peak: ${Math.max(...steps.map((step) => step.serverRssGrowthMb ?? 0))} MB above).`,
+    ...(reference === null
+      ? []
+      : [
+          '',
+          "The same ramp with the knowledge base's own questions (the dev lines of earlier runs: the domain model is sure of them, so no fallback and no second opinion), after the memory was measured:",
+          '',
+          reference.markdown,
+          '',
+        ]),
     `Caveat: the callers (WebSocket, a 20 ms real-time timer each, speech synthesized before each step) run on the same ${os.cpus().length} cores as the server, so at high counts they compete with it; their own CPU is the "callers'" column. The machine is shared, so latencies are noisy: the load average at each step's start is in the JSON.`,
   ].join('\n');
   return {
@@ -245,9 +310,10 @@ function report(steps, afterIdle) {
         steps.find((step) => step.calls === sustained)?.serverCpuPerCallPct ?? null,
       serverRssMbPerCall: memory,
       serverRssGrowthAfterIdleMb: afterIdle?.rssGrowthMb ?? null,
+      knowledgeBaseWordingSustainedCalls: reference?.sustained ?? null,
     },
     markdown,
-    details: { steps },
+    details: { steps, knowledgeBaseWordingSteps: referenceSteps },
   };
 }
 

@@ -3,7 +3,7 @@
 // Shared by the concurrency and scale-out benchmarks.
 import { fork } from 'node:child_process';
 import { fromRoot } from './paths.mjs';
-import { demo, devLines, VOICES, voice } from './speech.mjs';
+import { demo, devLines, paraphraseLines, VOICES, voice } from './speech.mjs';
 import { summarise } from './stats.mjs';
 
 /** 1, 2, 4, 6, 8, … up to `max`. */
@@ -22,6 +22,20 @@ export function scriptLines(count) {
   const answerLength = (line) =>
     demo.knowledgeBase.find((entry) => entry.id === line.expect).answer.length;
   return [...lines].sort((a, b) => answerLength(a) - answerLength(b)).slice(0, count);
+}
+
+/**
+ * Callers' own words: every paraphrase, urgent and off-topic line of the dev set, in a
+ * seeded order (so each caller's turns mix them), the same in every run.
+ */
+export function paraphraseScriptLines() {
+  const lines = paraphraseLines();
+  const random = voice.createPrng(7);
+  for (let i = lines.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [lines[i], lines[j]] = [lines[j], lines[i]];
+  }
+  return lines;
 }
 
 /** N callers: rotating voices, each starting at a different line, with seeded 1–2 s pauses. */

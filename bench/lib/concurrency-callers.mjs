@@ -12,7 +12,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Caller } from './caller.mjs';
-import { disposeSpeech, expectedReply, spoken } from './speech.mjs';
+import { answersAsExpected, disposeSpeech, spoken } from './speech.mjs';
 
 const HANG_UP_TIMEOUT_MS = 5000;
 
@@ -145,7 +145,7 @@ async function oneTurn(caller, samples, line) {
  */
 function outcomeOf(line, heard, reply, voiceToVoiceMs) {
   if (heard === '' || reply === '' || voiceToVoiceMs === null) return 'failed';
-  return reply.toLowerCase().includes(expectedReply(line.expect)) ? 'ok' : 'mismatch';
+  return answersAsExpected(line.expect, reply) ? 'ok' : 'mismatch';
 }
 
 /** Hangs up; a socket that does not close in time is torn down. */

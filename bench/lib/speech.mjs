@@ -121,8 +121,32 @@ export function wordErrorRate(pairs) {
 }
 
 /** The opening words of the reply each dev line expects (a knowledge-base entry, the intake, goodbye). */
+/**
+ * How a caller asks in their own words (`bench/fixtures/understanding/dev-paraphrases.json`,
+ * not the knowledge base's wording), with its urgent lines (`expect: 'emergency'`) and its
+ * off-topic ones (`expect: 'off-topic'`: answered right when no fact is told).
+ */
+export function paraphraseLines() {
+  const set = JSON.parse(
+    fs.readFileSync(fromRoot('bench/fixtures/understanding/dev-paraphrases.json'), 'utf8'),
+  );
+  return [
+    ...set.lines,
+    ...set.urgent,
+    ...set.offTopic.map((text) => ({ text, expect: 'off-topic' })),
+  ];
+}
+
+/** Whether a reply answers what `expect` asks for (see `expectedReply`, `paraphraseLines`). */
+export function answersAsExpected(expect, reply) {
+  const said = reply.toLowerCase();
+  if (expect !== 'off-topic') return said.includes(expectedReply(expect));
+  return !demo.knowledgeBase.some((entry) => said.includes(opening(entry.answer)));
+}
+
+const opening = (text) => text.toLowerCase().split(' ').slice(0, 4).join(' ');
+
 export function expectedReply(expect) {
-  const opening = (text) => text.toLowerCase().split(' ').slice(0, 4).join(' ');
   if (expect === 'intake') return opening(demo.intake.questions[0].ask);
   if (expect === 'end-call') return opening(demo.assistant.endCallMessage);
   return opening(demo.knowledgeBase.find((entry) => entry.id === expect).answer);
