@@ -1,18 +1,16 @@
 import { useState } from 'react';
-// RouterProvider from 'react-router' rather than 'react-router/dom': the app does not use
-// flushSync navigation, and under Vitest (Node) the two entry points load different builds of
-// the package that would not share the router context.
-import { RouterProvider, createBrowserRouter } from 'react-router';
+import { ConsoleRoute } from '../features/console/ConsoleRoute';
 import { AppProviders } from './AppProviders';
 import type { AppProvidersProps } from './AppProviders';
-import { routes } from './routes';
+import { isConsolePath } from './navigation';
+import { VisitorApp } from './VisitorApp';
 
-/** The whole app: providers around the browser router. */
+/**
+ * The whole app: providers around the visitor pages, or around the operator console when the
+ * page was loaded at `/console/…`. The two are separate apps in one bundle: links between them
+ * load a new page, so the visitor pages never carry the console's router.
+ */
 export function App(props: Omit<AppProvidersProps, 'children'>) {
-  const [router] = useState(() => createBrowserRouter(routes));
-  return (
-    <AppProviders {...props}>
-      <RouterProvider router={router} />
-    </AppProviders>
-  );
+  const [isConsole] = useState(() => isConsolePath(window.location.pathname));
+  return <AppProviders {...props}>{isConsole ? <ConsoleRoute /> : <VisitorApp />}</AppProviders>;
 }

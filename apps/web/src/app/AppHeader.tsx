@@ -1,20 +1,37 @@
-import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
-import Toolbar from '@mui/material/Toolbar';
+import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import RecordVoiceOverOutlined from '@mui/icons-material/RecordVoiceOverOutlined';
-import { Link as RouterLink } from 'react-router';
 import { useClientConfig } from './client-config';
+import { Link as RouterLink } from 'wouter';
 import { useProductContent } from './product-content';
+import { HEADER_BORDER } from './theme';
 
-/** The product name (linking to code entry) and, when known and different, the business's name. */
+/**
+ * The product name (linking to code entry) and, when known and different, the business's name.
+ * A flat bar like the console's AppBar (theme.ts), built from Paper and Box: AppBar and Toolbar
+ * would add their colour and position variants to every visitor page for nothing.
+ */
 export function AppHeader() {
   const { productName } = useClientConfig();
   const { title } = useProductContent();
   return (
-    <AppBar position="static" component="header">
-      <Toolbar sx={{ gap: 2, minHeight: { xs: 56 } }}>
+    <Paper
+      component="header"
+      square
+      elevation={0}
+      sx={{ flexShrink: 0, borderBottom: HEADER_BORDER }}
+    >
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          gap: 2,
+          minHeight: 56,
+          px: { xs: 2, sm: 3 },
+        }}
+      >
         <Link
           component={RouterLink}
           to="/"
@@ -38,7 +55,7 @@ export function AppHeader() {
             {title}
           </Typography>
         )}
-      </Toolbar>
-    </AppBar>
+      </Box>
+    </Paper>
   );
 }

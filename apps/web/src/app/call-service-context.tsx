@@ -1,16 +1,13 @@
-import { createContext, use, useMemo } from 'react';
+import { createContext, use } from 'react';
 import type { ReactNode } from 'react';
-import { unavailableCallService } from '../features/call-booth/call-service';
 import type { CallService } from '../features/call-booth/call-service';
-import { createWebCallService } from '../features/call-booth/web-call-service';
-import { useClientConfig } from './client-config';
 
-const CallServiceContext = createContext<CallService>(unavailableCallService);
+const CallServiceContext = createContext<CallService | null>(null);
 
 /**
- * Provides the voice-call implementation: `service` when given (tests), otherwise the web-call
- * service for the client configuration (unavailable while the server hands out no platform key).
- * Must sit inside `ClientConfigProvider`.
+ * Hands a voice-call implementation to the booth (tests, the console's test call). Without one
+ * the booth builds the web-call service from the client configuration (use-call-service.ts), in
+ * its own chunk: the pages without a booth do not carry it.
  */
 export function CallServiceProvider({
   service,
@@ -19,12 +16,10 @@ export function CallServiceProvider({
   service?: CallService;
   children: ReactNode;
 }) {
-  const config = useClientConfig();
-  const configured = useMemo(() => createWebCallService(config), [config]);
-  return <CallServiceContext value={service ?? configured}>{children}</CallServiceContext>;
+  return <CallServiceContext value={service ?? null}>{children}</CallServiceContext>;
 }
 
-/** The voice-call implementation the booth uses. */
-export function useCallService(): CallService {
+/** The implementation handed down by `CallServiceProvider`, if any. */
+export function useProvidedCallService(): CallService | null {
   return use(CallServiceContext);
 }

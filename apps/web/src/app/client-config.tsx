@@ -1,9 +1,9 @@
 import { createContext, use, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
-import { clientConfigSchema } from '@talkbooth/protocol';
 import type { ClientConfig } from '@talkbooth/protocol';
 import { requestJson } from '../lib/api-client';
 import { logger } from '../lib/logger';
+import { parseClientConfig } from '../lib/wire-checks';
 
 /** What the app uses until `GET /api/client-config` answers (or when it cannot). */
 export const DEFAULT_CLIENT_CONFIG: ClientConfig = {
@@ -26,8 +26,9 @@ const ClientConfigContext = createContext<ClientConfigState>({
 });
 
 export async function fetchClientConfig(): Promise<ClientConfig> {
-  const body = await requestJson('/api/client-config');
-  return clientConfigSchema.parse(body);
+  const config = parseClientConfig(await requestJson('/api/client-config'));
+  if (!config) throw new TypeError('The client configuration has an unexpected shape.');
+  return config;
 }
 
 interface ClientConfigProviderProps {

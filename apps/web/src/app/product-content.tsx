@@ -1,9 +1,9 @@
 import { createContext, use, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
-import { talkCollectionSchema } from '@talkbooth/protocol';
 import type { TalkDocument } from '@talkbooth/protocol';
 import { requestJson } from '../lib/api-client';
 import { logger } from '../lib/logger';
+import { parseTalkCollection } from '../lib/wire-checks';
 import { useClientConfigState } from './client-config';
 
 /** The business's texts from its talk collection (the document with id "product"). */
@@ -35,7 +35,9 @@ export function contentFromDocuments(documents: readonly TalkDocument[]): Produc
 
 export async function fetchTalkCollection(product: string): Promise<TalkDocument[]> {
   const body = await requestJson(`/api/collections/talk-${encodeURIComponent(product)}`);
-  return talkCollectionSchema.parse(body);
+  const documents = parseTalkCollection(body);
+  if (!documents) throw new TypeError(`The talk-${product} collection has an unexpected shape.`);
+  return documents;
 }
 
 interface ProductContentProviderProps {

@@ -12,6 +12,9 @@ const systemFonts = [
   'sans-serif',
 ].join(',');
 
+/** The line under the page header (the visitor pages' and the console's AppBar). */
+export const HEADER_BORDER = '1px solid #dde5ea';
+
 /** A calm, light, clinical theme: deep teal for actions, soft grey-blue surfaces. */
 export const theme = createTheme({
   palette: {
@@ -34,7 +37,7 @@ export const theme = createTheme({
     },
     MuiAppBar: {
       defaultProps: { elevation: 0, color: 'inherit' },
-      styleOverrides: { root: { borderBottom: '1px solid #dde5ea' } },
+      styleOverrides: { root: { borderBottom: HEADER_BORDER } },
     },
     MuiPaper: {
       styleOverrides: { outlined: { borderColor: '#dde5ea' } },

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router';
 import { useClientConfig } from './client-config';
+import { useLocation } from 'wouter';
 
 /**
  * Where a talk home URL leads: a path on this site goes through the router, anything else
@@ -26,7 +26,7 @@ export function resolveTalkHome(
 /** Sends the browser to the talk home page (`talkHomeUrl` from the client config). */
 export function useGoToTalkHome(): () => void {
   const { talkHomeUrl } = useClientConfig();
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   return useCallback(() => {
     const target = resolveTalkHome(talkHomeUrl, window.location.origin);
     if (target.kind === 'route') {

@@ -1,5 +1,3 @@
-import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -66,8 +64,8 @@ function LoadingIndicator({ label }: { label: string }) {
 
 /**
  * Renders a lazily loaded page. While the chunk loads it shows a spinner; when loading fails
- * or takes longer than `timeoutMs`, an alert with a Retry button that starts a fresh load
- * (a new React.lazy component, since a failed lazy component keeps its failure).
+ * or takes longer than `timeoutMs`, a message (role alert) with a Retry button that starts a
+ * fresh load (a new React.lazy component, since a failed lazy component keeps its failure).
  */
 export function LazyWithRetry({
   load,
@@ -87,19 +85,20 @@ export function LazyWithRetry({
     <ErrorBoundary
       key={attempt.count}
       onError={(error) => logger.error('A page failed to load', error)}
+      // Typography and Button, not Alert: the code-entry page carries this and not Alert.
       fallbackRender={() => (
-        <Alert
-          severity="error"
+        <Box
           role="alert"
-          action={
-            <Button color="inherit" size="small" onClick={retry}>
-              Retry
-            </Button>
-          }
+          sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 1.5 }}
         >
-          <AlertTitle>{errorTitle}</AlertTitle>
-          {errorMessage}
-        </Alert>
+          <Typography variant="h2" component="p">
+            {errorTitle}
+          </Typography>
+          <Typography color="text.secondary">{errorMessage}</Typography>
+          <Button variant="contained" onClick={retry}>
+            Retry
+          </Button>
+        </Box>
       )}
     >
       <Suspense fallback={<LoadingIndicator label={loadingLabel} />}>

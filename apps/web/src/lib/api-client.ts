@@ -1,6 +1,6 @@
-import { isApiError } from '@talkbooth/protocol';
 import type { ApiError } from '@talkbooth/protocol';
 import { parseRetryAfter } from './retry-after';
+import { isApiError } from './wire-checks';
 
 /** A non-2xx answer from the server, with what it said about it. */
 export class ApiRequestError extends Error {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readAssistantId, saveApiResponse } from './session-storage';
+import { readAssistantId } from '../features/call-booth/stored-session';
+import { saveApiResponse } from './session-storage';
 
 describe('session storage', () => {
   it('stores the answer whole and reads the assistant id back', () => {

@@ -1,11 +1,11 @@
 import { render } from '@testing-library/react';
-import { RouterProvider, createMemoryRouter } from 'react-router';
 import type { ClientConfig, TalkDocument } from '@talkbooth/protocol';
 import { vi } from 'vitest';
 import { AppProviders } from '../app/AppProviders';
 import { DEFAULT_CLIENT_CONFIG } from '../app/client-config';
-import { routes } from '../app/routes';
+import { VisitorApp } from '../app/VisitorApp';
 import type { CallService } from '../features/call-booth/call-service';
+import { memoryRouter } from './memory-router';
 
 export const TEST_CONFIG: ClientConfig = { ...DEFAULT_CLIENT_CONFIG };
 
@@ -25,16 +25,20 @@ interface RenderAppOptions {
   callService?: CallService;
 }
 
-/** Renders the real routes in a memory router with fixed configuration (no config fetch). */
+/**
+ * Renders the visitor pages at an address kept in memory, with fixed configuration (no config
+ * fetch). `router` is that address (wouter's `memoryLocation`): `router.state.location`,
+ * `router.navigate()`.
+ */
 export function renderApp({ path = '/', config, callService }: RenderAppOptions = {}) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = memoryRouter(path);
   const result = render(
     <AppProviders
       config={{ ...TEST_CONFIG, ...config }}
       talkDocuments={TEST_DOCUMENTS}
       callService={callService}
     >
-      <RouterProvider router={router} />
+      <VisitorApp location={router.hook} />
     </AppProviders>,
   );
   return { ...result, router };

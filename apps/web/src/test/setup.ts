@@ -19,5 +19,6 @@ beforeEach(() => {
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {
   cleanup();
-  sessionStorage.clear();
+  // Tests in the node environment (src/build) have no sessionStorage.
+  if (typeof sessionStorage !== 'undefined') sessionStorage.clear();
 });

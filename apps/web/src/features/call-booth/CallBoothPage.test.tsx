@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeCallService } from '../../test/fake-call-service';
 import {
   errorResponse,
@@ -35,6 +35,10 @@ async function startAndEndCall(callId: string | null = 'call-7') {
   const dialog = await screen.findByRole('dialog', { name: 'Feedback' });
   return { ...view, fake, user, dialog };
 }
+
+// The page's chunk is loaded lazily, with the shared zod schemas the first page does without:
+// transform it once up front, so the first test's wait is for React, not for Vitest.
+beforeAll(() => import('./CallBoothPage'), 60_000);
 
 describe('call booth', () => {
   it('shows a labelled spinner while the booth chunk loads', async () => {

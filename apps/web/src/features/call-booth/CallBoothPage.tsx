@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { useGoToTalkHome } from '../../app/use-go-to-talk-home';
-import { readAssistantId, readSessionPublicKey } from '../../lib/session-storage';
+import { readAssistantId, readSessionPublicKey } from './stored-session';
 import { FeedbackDialog } from '../feedback/FeedbackDialog';
 import { CallControl } from './CallControl';
 import { NoSessionNotice } from './NoSessionNotice';

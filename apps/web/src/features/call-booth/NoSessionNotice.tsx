@@ -1,7 +1,7 @@
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from 'wouter';
 
 export const NO_SESSION_TITLE = 'No assistant session';
 export const NO_SESSION_TEXT =

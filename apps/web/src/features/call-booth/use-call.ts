@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useCallService } from '../../app/call-service-context';
+import { useCallService } from './use-call-service';
 import { logger } from '../../lib/logger';
 import { endedReasonNote } from './ended-reasons';
 import { CallRefusedError, CallUnavailableError } from './call-service';

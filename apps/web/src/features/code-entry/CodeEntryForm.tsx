@@ -1,9 +1,10 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import InputAdornment from '@mui/material/InputAdornment';
-import TextField from '@mui/material/TextField';
+import FormControl from '@mui/material/FormControl';
+import InputLabel from '@mui/material/InputLabel';
+import OutlinedInput from '@mui/material/OutlinedInput';
+import Typography from '@mui/material/Typography';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
 import type { FormEvent } from 'react';
 
@@ -34,32 +35,31 @@ export function CodeEntryForm({
 }: CodeEntryFormProps) {
   return (
     <Box component="form" noValidate onSubmit={onSubmit} aria-busy={checking}>
-      <TextField
-        id="unicode"
-        name="unicode"
-        label="UniCode"
-        variant="outlined"
-        fullWidth
-        value={code}
-        error={invalid}
-        onChange={(event) => onCodeChange(event.target.value)}
-        slotProps={{
-          input: {
-            startAdornment: (
-              <InputAdornment position="start">
-                <KeyOutlined aria-hidden="true" />
-              </InputAdornment>
-            ),
-          },
-          htmlInput: {
+      {/*
+        What TextField renders, from its parts: TextField also carries Select (for its `select`
+        mode), and with it Menu, Popover and Modal, a third of this page's code before.
+      */}
+      <FormControl variant="outlined" fullWidth error={invalid}>
+        <InputLabel htmlFor="unicode" id="unicode-label">
+          UniCode
+        </InputLabel>
+        <OutlinedInput
+          id="unicode"
+          name="unicode"
+          label="UniCode"
+          value={code}
+          onChange={(event) => onCodeChange(event.target.value)}
+          // The icon itself, placed as InputAdornment would place it (its margin and colour).
+          startAdornment={<KeyOutlined aria-hidden="true" sx={{ mr: 1, color: 'action.active' }} />}
+          inputProps={{
             autoComplete: 'off',
             autoCapitalize: 'none',
             autoCorrect: 'off',
             spellCheck: false,
             'aria-describedby': message ? 'unicode-message' : undefined,
-          },
-        }}
-      />
+          }}
+        />
+      </FormControl>
       <Button
         type="submit"
         variant="contained"
@@ -72,10 +72,14 @@ export function CodeEntryForm({
         Talk to Assistant
       </Button>
       <Box id="unicode-message" sx={{ mt: 2 }}>
+        {/*
+          A line of text, not Alert: Alert brings IconButton and its icons, some 2.6 kB gzipped
+          on this page (issue 14), for a message that only follows a check.
+        */}
         {message && (
-          <Alert key={messageKey} severity={invalid ? 'warning' : 'error'} role="alert">
+          <Typography key={messageKey} role="alert" color="error" align="center">
             {message}
-          </Alert>
+          </Typography>
         )}
       </Box>
     </Box>

@@ -2,10 +2,10 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StrictMode } from 'react';
 import { render } from '@testing-library/react';
-import { RouterProvider, createMemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { AppProviders } from '../../app/AppProviders';
-import { routes } from '../../app/routes';
+import { VisitorApp } from '../../app/VisitorApp';
+import { memoryRouter } from '../../test/memory-router';
 import {
   TEST_CONFIG,
   TEST_DOCUMENTS,
@@ -180,11 +180,11 @@ describe('code entry', () => {
 
   it('pre-fills ?unicode= and checks it once on load, even in StrictMode', async () => {
     const fetchSpy = mockFetch(jsonResponse([]), jsonResponse([]));
-    const router = createMemoryRouter(routes, { initialEntries: ['/?unicode=Ab%20C'] });
+    const router = memoryRouter('/?unicode=Ab%20C');
     render(
       <StrictMode>
         <AppProviders config={TEST_CONFIG} talkDocuments={TEST_DOCUMENTS}>
-          <RouterProvider router={router} />
+          <VisitorApp location={router.hook} />
         </AppProviders>
       </StrictMode>,
     );

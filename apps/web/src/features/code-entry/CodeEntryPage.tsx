@@ -1,11 +1,11 @@
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useLocation } from 'wouter';
+import { stackColumn } from '../../app/page-column';
 import { useProductContent } from '../../app/product-content';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { logger } from '../../lib/logger';
@@ -34,7 +34,7 @@ interface CodeEntryPageProps {
 export function CodeEntryPage({ addressCode }: CodeEntryPageProps) {
   useDocumentTitle('Talk to Assistant');
   const { title, tagline } = useProductContent();
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const [code, setCode] = useState(addressCode ?? '');
   const [checking, setChecking] = useState(addressCode != null);
   const [message, setMessage] = useState<Message | null>(null);
@@ -92,7 +92,7 @@ export function CodeEntryPage({ addressCode }: CodeEntryPageProps) {
   };
 
   return (
-    <Stack spacing={3}>
+    <Box sx={stackColumn(3)}>
       <Box>
         <Typography variant="h1" gutterBottom>
           Talk to Assistant
@@ -127,6 +127,6 @@ export function CodeEntryPage({ addressCode }: CodeEntryPageProps) {
           Create an account
         </Link>
       </Typography>
-    </Stack>
+    </Box>
   );
 }

@@ -10,7 +10,6 @@ import Typography from '@mui/material/Typography';
 import type { Account } from '@talkbooth/protocol';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { Link as RouterLink } from 'react-router';
 import { ApiRequestError, errorMessage } from '../../lib/api-client';
 import { PasswordField } from '../registration/PasswordField';
 import { signIn } from './console-api';
@@ -49,10 +48,8 @@ export function ConsoleLoginPage({ onSignedIn }: { onSignedIn: (account: Account
         </Typography>
         <Typography color="text.secondary" sx={{ mb: 3 }}>
           For the people who run the clinic. Visitors with an access code{' '}
-          <Link component={RouterLink} to="/">
-            start a call here
-          </Link>
-          .
+          {/* The visitor pages are another app: a full page load. */}
+          <Link href="/">start a call here</Link>.
         </Typography>
         <Box component="form" noValidate onSubmit={submit} aria-label="Sign in">
           <Stack spacing={2}>
@@ -90,11 +87,8 @@ export function ConsoleLoginPage({ onSignedIn }: { onSignedIn: (account: Account
               {sending ? 'Signing in…' : 'Sign in'}
             </Button>
             <Typography variant="body2">
-              No account yet?{' '}
-              <Link component={RouterLink} to="/register">
-                Register
-              </Link>
-              . Forgot your password? Ask an owner of your organisation to reset it.
+              No account yet? <Link href="/register">Register</Link>. Forgot your password? Ask an
+              owner of your organisation to reset it.
             </Typography>
           </Stack>
         </Box>

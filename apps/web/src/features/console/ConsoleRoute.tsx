@@ -2,9 +2,9 @@ import { importWithRetry } from '../../lib/fresh-import';
 import { LazyWithRetry } from '../../lib/LazyWithRetry';
 import type { PageModule } from '../../lib/LazyWithRetry';
 
-/** The console's own chunk: visitors' pages never load it. */
+/** The console's own chunks (with React Router): visitors' pages never load them. */
 export const loadConsole = (attempt: number): Promise<PageModule> =>
-  importWithRetry(() => import('./ConsoleApp'), attempt);
+  importWithRetry(() => import('./ConsoleRoot'), attempt);
 
 /** `/console/*`: the operator console, loaded lazily. */
 export function ConsoleRoute() {

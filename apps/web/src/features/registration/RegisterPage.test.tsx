@@ -1,6 +1,6 @@
 import { screen, within, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   errorResponse,
   jsonResponse,
@@ -43,6 +43,10 @@ async function fillAndSubmit(
   await user.click(screen.getByRole('button', { name: 'Register' }));
   return { user, ...f };
 }
+
+// The page's chunk is loaded lazily, with the shared zod schemas the first page does without:
+// transform it once up front, so the first test's wait is for React, not for Vitest.
+beforeAll(() => import('./RegisterPage'), 60_000);
 
 describe('registration', () => {
   it('has required, labelled fields with placeholders, an email type and a masked password', async () => {

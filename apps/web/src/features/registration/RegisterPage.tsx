@@ -11,7 +11,7 @@ import { LIMITS, registerRequestSchema } from '@talkbooth/protocol';
 import type { RegisterRequest, RegisteredUser } from '@talkbooth/protocol';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'wouter';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { ApiRequestError, errorMessage } from '../../lib/api-client';
 import { logger } from '../../lib/logger';
@@ -168,9 +168,8 @@ export function RegisterPage() {
                 {registered.role === 'owner'
                   ? ` and owns ${registered.organisation.name}.`
                   : ` in ${registered.organisation.name} (${registered.role}).`}{' '}
-                <Link component={RouterLink} to="/console/login">
-                  Sign in to the console
-                </Link>
+                {/* The console is another app: a full page load. */}
+                <Link href="/console/login">Sign in to the console</Link>
               </Alert>
             )}
             {failure && (

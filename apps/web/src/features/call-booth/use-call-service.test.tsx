@@ -1,11 +1,11 @@
 import { renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
-import { unavailableCallService } from '../features/call-booth/call-service';
-import type { CallService } from '../features/call-booth/call-service';
-import { TEST_CONFIG } from '../test/render-app';
-import { AppProviders } from './AppProviders';
-import { useCallService } from './call-service-context';
+import { AppProviders } from '../../app/AppProviders';
+import { TEST_CONFIG } from '../../test/render-app';
+import { unavailableCallService } from './call-service';
+import type { CallService } from './call-service';
+import { useCallService } from './use-call-service';
 
 function serviceWith(props: { platformPublicKey: string | null; callService?: CallService }) {
   const wrapper = ({ children }: { children: ReactNode }) => (
