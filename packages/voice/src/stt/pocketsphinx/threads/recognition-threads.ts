@@ -368,6 +368,7 @@ export class ThreadedRecognizer implements SpeechRecognizer {
 export interface ThreadedRecognitionStream extends RecognitionStream {
   finish(): Promise<DetailedRecognitionResult>;
   pause(quietMs?: number): Promise<string[]>;
+  confidenceSoFar(): number | undefined;
   /** Frames pushed that the thread has not yet said it decoded. */
   readonly pendingFrames: number;
 }
