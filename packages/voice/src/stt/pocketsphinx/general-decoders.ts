@@ -12,7 +12,7 @@
  *   whenever one is lent), and after `idleTrimMs` with nothing lent or given back the rest
  *   are freed and their memory returned to the system.
  */
-import type { ModelFiles, Pointer, PocketsphinxApi } from './native.js';
+import type { Pointer, PocketsphinxApi } from './native.js';
 import { releaseFreedMemory } from './native.js';
 
 export interface GeneralDecoder {
@@ -217,22 +217,12 @@ export class GeneralDecoders {
 /** The pools of this thread, by configuration: recognisers of the same model share one. */
 const pools = new Map<string, GeneralDecoders>();
 
-/** The shared pool for these decoder arguments (made on first use). */
+/** The shared pool for these decoder arguments (`-hmm … -lm … -dict …`; made on first use). */
 export function generalDecodersFor(
   api: PocketsphinxApi,
-  files: ModelFiles,
-  flags: readonly string[],
+  args: readonly string[],
   options: GeneralDecodersOptions,
 ): { pool: GeneralDecoders; release: () => void } {
-  const args = [
-    '-hmm',
-    files.acousticModel,
-    '-lm',
-    files.generalLm,
-    '-dict',
-    files.dictionary,
-    ...flags,
-  ];
   const key = args.join('\u0000');
   let pool = pools.get(key);
   if (pool === undefined) {

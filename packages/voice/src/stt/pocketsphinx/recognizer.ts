@@ -359,10 +359,14 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     const started = performance.now();
     const count = Math.max(1, options.decoders ?? 1);
     const pairs: DecoderPair[] = [];
-    const generals = generalDecodersFor(api, files, flags.generalFlags, {
-      spares: Math.max(0, options.generalSpares ?? 1),
-      idleTrimMs: options.idleTrimMs ?? DEFAULT_IDLE_TRIM_MS,
-    });
+    const generals = generalDecodersFor(
+      api,
+      argv(files, files.generalLm, files.dictionary, flags.generalFlags),
+      {
+        spares: Math.max(0, options.generalSpares ?? 1),
+        idleTrimMs: options.idleTrimMs ?? DEFAULT_IDLE_TRIM_MS,
+      },
+    );
     try {
       for (let i = 0; i < count; i++) pairs.push(await makePairAsync(api, spec));
       await generals.pool.ready();
