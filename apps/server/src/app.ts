@@ -204,6 +204,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const engines = embeddedEngines({
       modelCacheDir: path.join(config.dataDir, 'models'),
       ...(config.recognitionThreads === undefined ? {} : { threads: config.recognitionThreads }),
+      ...(config.denoiseThreads === undefined ? {} : { denoiseThreads: config.denoiseThreads }),
+      onDenoiseProblem: (message) => logger.warn(message),
       ...options.voice,
     });
     // Between the processes of a deployment: live-call controls and saved assistants.

@@ -158,6 +158,15 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('leaves the denoise threads to the engine (one per core) unless told; 0 is the event loop', () => {
+    expect(loadConfig({}).denoiseThreads).toBeUndefined();
+    expect(loadConfig({ DENOISE_THREADS: '0' }).denoiseThreads).toBe(0);
+    expect(loadConfig({ DENOISE_THREADS: '3' }).denoiseThreads).toBe(3);
+    expect(problemsOf({ DENOISE_THREADS: '-1' })).toEqual([
+      'DENOISE_THREADS must be between 0 and 64 (got "-1")',
+    ]);
+  });
+
   it('rejects out-of-range ports and codes that cannot go into a URL', () => {
     expect(problemsOf({ PORT: '70000' })).toEqual([
       'PORT must be between 0 and 65535 (got "70000")',

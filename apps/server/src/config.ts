@@ -211,6 +211,7 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_SECONDS: optional(count(1, 600).default(10)),
   WARM_ASSISTANTS: optional(count(0, 100).default(DEFAULT_WARM_ASSISTANTS)),
   RECOGNITION_THREADS: optional(count(0, 64).optional()),
+  DENOISE_THREADS: optional(count(0, 64).optional()),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -281,6 +282,8 @@ export interface Config {
   warmAssistants: number;
   /** Worker threads pocketsphinx decodes on (0: on the event loop); default one per core. */
   recognitionThreads?: number;
+  /** Worker threads the callers' audio is cleaned on (0: on the event loop); default one per core. */
+  denoiseThreads?: number;
 }
 
 export class ConfigError extends Error {
@@ -343,6 +346,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     warmAssistants: e.WARM_ASSISTANTS,
     ...(e.RECOGNITION_THREADS === undefined ? {} : { recognitionThreads: e.RECOGNITION_THREADS }),
+    ...(e.DENOISE_THREADS === undefined ? {} : { denoiseThreads: e.DENOISE_THREADS }),
   };
 }
 

@@ -13,6 +13,10 @@ export interface EmbeddedEnginesOptions {
   idleTrimMs?: number;
   /** Recognition threads (see `PocketsphinxTranscriberOptions.threads`; 0: the event loop). */
   threads?: number;
+  /** Denoise threads (see `EngineRegistryOptions.denoiseThreads`; 0: the event loop). */
+  denoiseThreads?: number;
+  /** Told when a denoise thread dies or fails a frame (calls go on). */
+  onDenoiseProblem?: (message: string) => void;
 }
 
 /**
@@ -40,5 +44,7 @@ export function embeddedEngines(options: EmbeddedEnginesOptions): EngineRegistry
   return new EngineRegistry({
     transcriber: pocketsphinx,
     voice: new EspeakVoice(),
+    ...(options.denoiseThreads === undefined ? {} : { denoiseThreads: options.denoiseThreads }),
+    ...(options.onDenoiseProblem ? { onDenoiseProblem: options.onDenoiseProblem } : {}),
   }).addTranscriber(new MoonshineTranscriber(pocketsphinx, moonshine));
 }

@@ -1,6 +1,8 @@
 import type { AssistantDto } from '@talkbooth/protocol';
 import { vocabularyFor } from '../assistant/vocabulary.js';
 import { RnnoiseSuppressor } from '../denoise/index.js';
+import { DenoiseThreads, denoiseWorkerBuilt } from '../denoise/threads/denoise-threads.js';
+import type { AnyNoiseSuppressor } from '../denoise/types.js';
 import { createReplyEngine, type CreateReplyEngineOptions } from '../reply/factory.js';
 import { LocalReplyEngine } from '../reply/local/engine.js';
 import { BUILT_IN_MODELS } from '../reply/model-engines.js';
@@ -21,6 +23,13 @@ export interface EngineRegistryOptions {
   voice: VoiceEngine;
   /** Reply providers besides the built-in ones (`local`, `openai`, `custom-llm`). */
   models?: readonly ModelEngine[];
+  /**
+   * Threads that clean the callers' audio (RNNoise), started with the first call. Default:
+   * one per core when the denoise worker is built; 0 cleans on the event loop.
+   */
+  denoiseThreads?: number;
+  /** Told when a denoise thread dies or fails a frame (calls go on). */
+  onDenoiseProblem?: (message: string) => void;
 }
 
 /**
@@ -33,6 +42,8 @@ export class EngineRegistry {
   private readonly transcribers = new Map<string, TranscriberEngine>();
   private readonly voices = new Map<string, VoiceEngine>();
   private readonly models: ModelEngine[];
+  /** Undefined until the first call; null when cleaning on the event loop. */
+  private denoise: DenoiseThreads | null | undefined;
 
   constructor(private readonly defaults: EngineRegistryOptions) {
     this.addTranscriber(defaults.transcriber);
@@ -98,7 +109,7 @@ export class EngineRegistry {
       speech.voice.synthesizer(),
       speech.transcriber.recognizer(vocabularyFor(assistant)),
       WebRtcVad.create(),
-      RnnoiseSuppressor.create(),
+      this.denoiser(),
     ]);
     const { variableValues } = options;
     return {
@@ -151,9 +162,28 @@ export class EngineRegistry {
 
   /** Frees every engine (waiting for work that writes to disk). */
   async dispose(): Promise<void> {
-    await Promise.all(
-      [...this.transcribers.values(), ...this.voices.values()].map((e) => e.dispose?.()),
-    );
+    await Promise.all([
+      ...[...this.transcribers.values(), ...this.voices.values()].map((e) => e.dispose?.()),
+      this.denoise?.close(),
+    ]);
+    this.denoise = undefined;
+  }
+
+  /** One call's noise suppressor: on a denoise thread, or on the event loop. */
+  private async denoiser(): Promise<AnyNoiseSuppressor> {
+    if (this.denoise === undefined) {
+      const size = this.defaults.denoiseThreads ?? (denoiseWorkerBuilt() ? undefined : 0);
+      this.denoise =
+        size === 0
+          ? null
+          : new DenoiseThreads({
+              ...(size === undefined ? {} : { size }),
+              ...(this.defaults.onDenoiseProblem
+                ? { onProblem: this.defaults.onDenoiseProblem }
+                : {}),
+            });
+    }
+    return this.denoise?.open() ?? RnnoiseSuppressor.create();
   }
 
   private pick<E extends { name: string }>(

@@ -1,5 +1,5 @@
 import type { AssistantDto } from '@talkbooth/protocol';
-import type { NoiseSuppressor } from '../denoise/types.js';
+import type { AnyNoiseSuppressor } from '../denoise/types.js';
 import type { CreateReplyEngineOptions } from '../reply/factory.js';
 import type { ReplyEngine } from '../reply/types.js';
 import type { DomainVocabulary, SpeechRecognizer } from '../stt/types.js';
@@ -75,6 +75,6 @@ export interface CallStages {
   fallbackReply: () => ReplyEngine;
   /** Per call: free them when the call ends. */
   vad: VoiceActivityDetector;
-  denoiser: NoiseSuppressor;
+  denoiser: AnyNoiseSuppressor;
   providers: StageProviders;
 }

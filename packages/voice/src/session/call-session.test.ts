@@ -286,3 +286,57 @@ describe('CallSession and its recogniser', () => {
     expect(heard.filter((f) => f[0] === 12000)).toHaveLength(loud.length);
   });
 });
+
+describe('CallSession with its noise suppression off the event loop', () => {
+  it('hears the cleaned frames, in the order spoken, however late each comes back, and none after the call ends', async () => {
+    const recognizer = new RecordingRecognizer();
+    // "Cleans" by negating (the stand-in detector hears either sign), back after 0–15 ms,
+    // each frame after the one before, as the denoise threads give them back.
+    let last: Promise<unknown> = Promise.resolve();
+    let given = 0;
+    const cleaner = {
+      clean(frame: Int16Array): Promise<Int16Array> {
+        given += 1;
+        const delay = (given * 7) % 16;
+        const done = last.then(
+          () =>
+            new Promise<Int16Array>((resolve) =>
+              setTimeout(() => resolve(frame.map((s) => -s)), delay),
+            ),
+        );
+        last = done;
+        return done;
+      },
+      dispose: () => undefined,
+    };
+    const session = new CallSession(
+      {
+        recognizer,
+        vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
+        denoiser: cleaner,
+        synthesizer: silentSynthesizer,
+        voice: 'none',
+        reply: askingReply,
+      },
+      { endpointSilenceMs: 200 },
+      listener(),
+    );
+    session.start();
+    // Quiet, then 30 frames of speech numbered in their second sample, then quiet.
+    const speech = frames(30, 8000).map((f, i) => {
+      f[1] = i + 1;
+      return f;
+    });
+    for (const f of [...frames(20, 10), ...speech, ...frames(20, 10)]) session.pushCallerAudio(f);
+    const spoken = () => (recognizer.pushed[0] ?? []).filter((f) => Math.abs(f[0]!) === 8000);
+    await until(() => spoken().length === 30, 'the 30 frames of speech');
+    const heard = spoken();
+    expect(heard.map((f) => -f[1]!)).toEqual(speech.map((_, i) => i + 1));
+    expect(heard.every((f) => f[0] === -8000)).toBe(true);
+    // Frames still being cleaned when the call ends are not heard.
+    for (const f of [...frames(20, 10), ...frames(30, 8000)]) session.pushCallerAudio(f);
+    await session.end('customer-ended-call');
+    await last;
+    expect(recognizer.opened).toHaveLength(1);
+  });
+});

@@ -1,6 +1,6 @@
 import type { ClientMessage } from '@talkbooth/protocol';
 import { FRAME_MS } from '../audio/format.js';
-import type { NoiseSuppressor } from '../denoise/types.js';
+import { cleansOffThread, type AnyNoiseSuppressor } from '../denoise/types.js';
 import { SentenceChunker } from '../reply/sentences.js';
 import type { ChatMessage, ReplyEngine } from '../reply/types.js';
 import type {
@@ -25,7 +25,8 @@ import type { CallSessionListener, EndedReason, RecordMessage, TurnMetrics } fro
 export interface CallSessionStages {
   recognizer: SpeechRecognizer;
   vad: VoiceActivityDetector;
-  denoiser?: NoiseSuppressor;
+  /** On this thread, or off it (its frames then come back later, in order). */
+  denoiser?: AnyNoiseSuppressor;
   synthesizer: SpeechSynthesizer;
   /** The synthesiser's voice for this assistant. */
   voice: string;
@@ -221,9 +222,22 @@ export class CallSession {
   /** One 20 ms frame of the caller's microphone (16 kHz, 320 samples). */
   pushCallerAudio(frame: Int16Array): void {
     if (this.phase === 'ended') return;
-    const clean = this.stages.denoiser?.process(frame) ?? frame;
     const at = now();
     const level = levelDb(frame);
+    const denoiser = this.stages.denoiser;
+    if (denoiser === undefined) return this.hear(frame, at, level);
+    if (!cleansOffThread(denoiser)) return this.hear(denoiser.process(frame), at, level);
+    // Cleaned on a denoise thread: heard when it comes back, in order, as of when it came.
+    // It fails only a frame given after it was disposed (the call is over by then).
+    denoiser.clean(frame).then(
+      (clean) => this.hear(clean, at, level),
+      () => this.hear(frame, at, level),
+    );
+  }
+
+  /** One caller frame, cleaned: voice activity, the echo guard, the turn. */
+  private hear(clean: Int16Array, at: number, level: number): void {
+    if (this.phase === 'ended') return;
     const voiced = this.noise.loudEnough(level) && this.stages.vad.isSpeech(clean);
     const speech = voiced && this.echo.allows(at, level);
     // A voice the echo guard holds back (it may be the assistant's echo) joins a turn that
