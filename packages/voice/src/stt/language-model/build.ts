@@ -172,7 +172,8 @@ export function domainModelHash(
   const key = {
     builder: LANGUAGE_MODEL_BUILDER_VERSION,
     guesser,
-    lexicon: lexiconOf(options)?.version ?? null,
+    lexicon:
+      options.lexicon === undefined ? Lexicon.defaultVersion() : (options.lexicon?.version ?? null),
     version: options.version ?? '',
     sentences: options.vocabulary.sentences.map(normalizeText),
     keywords: options.vocabulary.keywords.map(normalizeText),
