@@ -37,8 +37,9 @@ export const about =
   "server's RSS. A wrong reply (not the expected entry's answer: misheard, answered from " +
   'another entry, or asked back as an either/or; for an off-topic line, any fact told) is ' +
   'counted but does not end the ramp: one call alone gets some; the figure to compare is ' +
-  "its share of the step's turns against one call's. Recognition decodes on worker " +
-  'threads (one per core), so the loop stall is what is left on the event loop.';
+  "its share of the step's turns against one call's. Recognition decodes, and RNNoise " +
+  'cleans the callers’ audio, on worker threads (one pool of each, one thread per core), ' +
+  'so the loop stall is what is left on the event loop.';
 
 const P95_LIMIT_MS = 800;
 /** The ramp; it gives up at its end even if every step passed (about a minute per step). */
@@ -62,7 +63,7 @@ const QUICK = {
  * `CONCURRENCY_STEPS=1,12` runs only those steps (and no knowledge-base ramp), for a
  * profile of one load (see bench/lib/cpu-profile-summary.mjs); `CONCURRENCY_LINES=
  * knowledge-base` speaks the knowledge base's own wording instead; `RECOGNITION_THREADS`
- * is passed to the server (0 decodes on the event loop).
+ * and `DENOISE_THREADS` are passed to the server (0: that work on the event loop).
  */
 function chosenSteps() {
   const steps = process.env.CONCURRENCY_STEPS;
@@ -100,9 +101,11 @@ export async function run({ quick, log }) {
   const server = await startTalkServer({
     RATE_LIMIT_EXEMPT_IPS: '127.0.0.1',
     MAX_LIVE_CALLS: '1000',
-    ...(process.env.RECOGNITION_THREADS === undefined
-      ? {}
-      : { RECOGNITION_THREADS: process.env.RECOGNITION_THREADS }),
+    ...Object.fromEntries(
+      ['RECOGNITION_THREADS', 'DENOISE_THREADS']
+        .filter((name) => process.env[name] !== undefined)
+        .map((name) => [name, process.env[name]]),
+    ),
   });
   try {
     const job = (calls, turns, spoken = lines) => ({
