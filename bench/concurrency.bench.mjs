@@ -288,10 +288,10 @@ function report(steps, afterIdle, referenceSteps = null) {
   const memory = memoryPerCall(steps);
   const markdown = [
     main,
-    `Memory: about ${memory ?? '–'} MB of server RSS per extra call (slope of peak RSS over the steps). Most of it is the recogniser's decoder pairs: one per live call (made while its greeting plays, on one of the recognition threads) and one spare for the pool, kept for reuse until the pool has idled ${DEFAULT_IDLE_TRIM_MS / 1000} s (see the stages benchmark).`,
+    `Memory: about ${memory ?? '–'} MB of server RSS per extra call (slope of peak RSS over the steps). Each live call holds its assistant's domain decoder (about 7 MB, made while its greeting plays, on one of the recognition threads); an utterance the domain model doubts borrows a general decoder (about 91 MB) from its thread's pool, which keeps one spare and shrinks to it once it has idled ${DEFAULT_IDLE_TRIM_MS / 1000} s.`,
     afterIdle === null
       ? 'Memory after the calls: not measured in the quick run.'
-      : `Memory after the calls: ${afterIdle.waitSeconds} s after the last step ended (the decoder pool idles ${DEFAULT_IDLE_TRIM_MS / 1000} s, then shrinks to one spare), the server's RSS was ${Math.abs(afterIdle.rssGrowthMb)} MB ${afterIdle.rssGrowthMb < 0 ? 'below' : 'above'} what it was after the warm-up call (at the peak: ${Math.max(...steps.map((step) => step.serverRssGrowthMb ?? 0))} MB above).`,
+      : `Memory after the calls: ${afterIdle.waitSeconds} s after the last step ended (the decoder pools idle ${DEFAULT_IDLE_TRIM_MS / 1000} s, then shrink to their spares), the server's RSS was ${Math.abs(afterIdle.rssGrowthMb)} MB ${afterIdle.rssGrowthMb < 0 ? 'below' : 'above'} what it was after the warm-up call (at the peak: ${Math.max(...steps.map((step) => step.serverRssGrowthMb ?? 0))} MB above).`,
     ...(reference === null
       ? []
       : [
