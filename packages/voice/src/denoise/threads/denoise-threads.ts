@@ -84,6 +84,11 @@ class Slot {
     this.#schedule();
   }
 
+  /** It could not be started again: its frames pass through uncleaned. */
+  get broken(): boolean {
+    return this.#broken;
+  }
+
   clean(id: number, frame: Int16Array): Promise<Int16Array> {
     if (this.#broken) return Promise.resolve(frame.slice());
     return new Promise<Int16Array>((resolve) => {
@@ -222,10 +227,13 @@ export class DenoiseThreads {
     this.#slots = Array.from({ length: this.size }, () => new Slot(workerFile, onProblem));
   }
 
-  /** One call's suppressor, on the thread with the fewest. */
+  /** One call's suppressor, on the working thread with the fewest. */
   open(): OffThreadNoiseSuppressor {
     if (this.#closed) throw new Error('DenoiseThreads: open() after close()');
-    const slot = this.#slots.reduce((a, b) => (b.live.size < a.live.size ? b : a));
+    const working = this.#slots.filter((slot) => !slot.broken);
+    const slot = (working.length > 0 ? working : this.#slots).reduce((a, b) =>
+      b.live.size < a.live.size ? b : a,
+    );
     const id = this.#nextId++;
     slot.open(id);
     let disposed = false;
