@@ -27,8 +27,9 @@ function count(min: number, max: number) {
 }
 
 /**
- * Calls at once by default: the largest count the concurrency benchmark sustained on a
- * 2-core machine with every call's latency within its one-call range (12–14; BENCHMARKS.md).
+ * Calls at once by default: on a 2-core machine every call's turns are still answered at
+ * 12, though slowly; p95 voice-to-voice stays within 800 ms to 8 calls in the knowledge
+ * base's wording and to 1 in callers' own words (the concurrency benchmark, BENCHMARKS.md).
  */
 export const DEFAULT_MAX_LIVE_CALLS = 12;
 /**
