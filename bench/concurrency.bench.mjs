@@ -74,8 +74,9 @@ const QUICK = {
 /**
  * `CONCURRENCY_STEPS=1,12` runs only those steps (and no knowledge-base ramp), for a
  * profile of one load (see bench/lib/cpu-profile-summary.mjs); `CONCURRENCY_LINES=
- * knowledge-base` speaks the knowledge base's own wording instead; `RECOGNITION_THREADS`
- * and `DENOISE_THREADS` are passed to the server (0: that work on the event loop).
+ * knowledge-base` speaks the knowledge base's own wording instead; `RECOGNITION_THREADS`,
+ * `DENOISE_THREADS` (0: that work on the event loop) and `GENERAL_DECODERS_PER_THREAD`
+ * are passed to the server.
  */
 function chosenSteps() {
   const steps = process.env.CONCURRENCY_STEPS;
@@ -114,7 +115,7 @@ export async function run({ quick, log }) {
     RATE_LIMIT_EXEMPT_IPS: '127.0.0.1',
     MAX_LIVE_CALLS: '1000',
     ...Object.fromEntries(
-      ['RECOGNITION_THREADS', 'DENOISE_THREADS']
+      ['RECOGNITION_THREADS', 'DENOISE_THREADS', 'GENERAL_DECODERS_PER_THREAD']
         .filter((name) => process.env[name] !== undefined)
         .map((name) => [name, process.env[name]]),
     ),
@@ -306,7 +307,7 @@ function report(steps, afterIdle, referenceSteps = null) {
   const memory = memoryPerCall(steps);
   const markdown = [
     main,
-    `Memory: about ${memory ?? '–'} MB of server RSS per extra call (slope of peak RSS over the steps). Each live call holds its assistant's domain decoder (about 7 MB, made while its greeting plays, on one of the recognition threads); an utterance the domain model doubts borrows a general decoder (about 91 MB) from its thread's pool, which keeps one spare and shrinks to it once it has idled ${DEFAULT_IDLE_TRIM_MS / 1000} s.`,
+    `Memory: about ${memory ?? '–'} MB of server RSS per extra call (slope of peak RSS over the steps). Each live call holds its assistant's domain decoder (about 7 MB, made while its greeting plays, on one of the recognition threads); an utterance the domain model doubts borrows a general decoder (about 61 MB, beside the general language model its thread's decoders share) from its thread's pool, which keeps one spare and at most ${process.env.GENERAL_DECODERS_PER_THREAD ?? 4}, and shrinks to it once it has idled ${DEFAULT_IDLE_TRIM_MS / 1000} s.`,
     afterIdle === null
       ? 'Memory after the calls: not measured in the quick run.'
       : `Memory after the calls: ${afterIdle.waitSeconds} s after the last step ended (the decoder pools idle ${DEFAULT_IDLE_TRIM_MS / 1000} s, then shrink to their spares), the server's RSS was ${Math.abs(afterIdle.rssGrowthMb)} MB ${afterIdle.rssGrowthMb < 0 ? 'below' : 'above'} what it was after the warm-up call (at the peak: ${Math.max(...steps.map((step) => step.serverRssGrowthMb ?? 0))} MB above).`,

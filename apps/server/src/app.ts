@@ -205,6 +205,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       modelCacheDir: path.join(config.dataDir, 'models'),
       ...(config.recognitionThreads === undefined ? {} : { threads: config.recognitionThreads }),
       ...(config.denoiseThreads === undefined ? {} : { denoiseThreads: config.denoiseThreads }),
+      ...(config.generalDecodersPerThread === undefined
+        ? {}
+        : { generalDecodersPerThread: config.generalDecodersPerThread }),
       onDenoiseProblem: (message) => logger.warn(message),
       ...options.voice,
     });

@@ -167,6 +167,14 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('leaves the general decoders per recognition thread to the engine unless told; at least 1', () => {
+    expect(loadConfig({}).generalDecodersPerThread).toBeUndefined();
+    expect(loadConfig({ GENERAL_DECODERS_PER_THREAD: '2' }).generalDecodersPerThread).toBe(2);
+    expect(problemsOf({ GENERAL_DECODERS_PER_THREAD: '0' })).toEqual([
+      'GENERAL_DECODERS_PER_THREAD must be between 1 and 64 (got "0")',
+    ]);
+  });
+
   it('rejects out-of-range ports and codes that cannot go into a URL', () => {
     expect(problemsOf({ PORT: '70000' })).toEqual([
       'PORT must be between 0 and 65535 (got "70000")',

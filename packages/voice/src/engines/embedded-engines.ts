@@ -13,6 +13,8 @@ export interface EmbeddedEnginesOptions {
   idleTrimMs?: number;
   /** Recognition threads (see `PocketsphinxTranscriberOptions.threads`; 0: the event loop). */
   threads?: number;
+  /** General decoders per recognition thread (see `PocketsphinxTranscriberOptions`). */
+  generalDecodersPerThread?: number;
   /** Denoise threads (see `EngineRegistryOptions.denoiseThreads`; 0: the event loop). */
   denoiseThreads?: number;
   /** Told when a denoise thread dies or fails a frame (calls go on). */

@@ -36,7 +36,21 @@ export interface PocketsphinxTranscriberOptions {
    * when running from TypeScript sources, as in unit tests).
    */
   threads?: number;
+  /**
+   * General decoders each recognition thread (or the event loop) keeps at most (about
+   * 61 MB each; see `PocketsphinxRecognizerOptions.generalLimit`). Default
+   * `DEFAULT_GENERAL_DECODERS_PER_THREAD`.
+   */
+  generalDecodersPerThread?: number;
 }
+
+/**
+ * General decoders per recognition thread, by default. Past them an utterance the domain
+ * model doubts waits for one another utterance gives back (and catches up on its audio).
+ * A thread decodes one frame at a time, and a general decoder's frame costs 1–3 ms of
+ * 20: four streams at once already keep a thread busy beside its calls' domain decoders.
+ */
+export const DEFAULT_GENERAL_DECODERS_PER_THREAD = 4;
 
 /**
  * The offline recogniser. Each assistant's recogniser is built once per vocabulary (its
@@ -146,10 +160,11 @@ export class PocketsphinxTranscriber implements TranscriberEngine {
       this.recognizers.set(key, cached);
       return cached;
     }
-    const { idleTrimMs } = this.options;
+    const { idleTrimMs, generalDecodersPerThread } = this.options;
     const options = {
       vocabulary,
       cacheDir: this.languageModelDir,
+      generalLimit: generalDecodersPerThread ?? DEFAULT_GENERAL_DECODERS_PER_THREAD,
       ...(idleTrimMs === undefined ? {} : { idleTrimMs }),
     };
     const threads = this.threads();

@@ -1,16 +1,27 @@
 /**
  * The general English decoders, shared by every recogniser of a thread. A general decoder
- * holds the full dictionary and the general language model: about 91 MB each, against
- * about 7 MB for an assistant's domain decoder (measured on this machine). An utterance
- * needs one only when the domain model doubts it (or the recogniser has no domain model),
- * so they are lent per utterance, not held per call: a few serve many calls.
+ * holds the full dictionary and a search over the general language model. The model itself
+ * (about 34 MB) is read once per pool and shared by its decoders, which then cost about
+ * 61 MB each instead of 96 (measured on this machine); an assistant's domain decoder is
+ * about 7 MB. An utterance needs a general decoder only when the domain model doubts it (or
+ * the recogniser has no domain model), so they are lent per utterance, not held per call:
+ * a few serve many calls.
  *
  * - `take()` lends an idle decoder, or answers null and makes one off the event loop (the
  *   utterance keeps its audio and catches up once it has one); `takeNow()` makes one on
- *   the spot if it must (blocking 0.3–0.7 s; for a turn that is ending).
+ *   the spot if it must (blocking about 0.5 s; for a turn that is ending).
+ * - At most `limit` exist at once: past it an utterance that doubts waits for one to be
+ *   given back, catching up on its audio when it gets it, and only a turn that has waited
+ *   `overflowAfterMs` to finish gets one made beyond the limit. A thread decodes one frame
+ *   at a time, so more decoders than it can keep busy only cost memory.
  * - Given back, a decoder is reused; `spares` idle ones are kept ready (one is made again
  *   whenever one is lent), and after `idleTrimMs` with nothing lent or given back the rest
  *   are freed and their memory returned to the system.
+ *
+ * The shared model is used from this thread only, one decoder at a time. Searches over it
+ * are built on a worker thread (`setLmAsync`), which only reads it but counts its
+ * references: while one is being built, no decoder of the pool is freed (they wait in
+ * `#freeLater`), and a decoder needed on the spot then reads a model of its own.
  */
 import type { Pointer, PocketsphinxApi } from './native.js';
 import { releaseFreedMemory } from './native.js';
@@ -22,37 +33,64 @@ export interface GeneralDecoder {
   frontEnd: Pointer | null;
 }
 
+/** What a pool's decoders are made of. */
+export interface GeneralModel {
+  /** The decoder arguments without the language model (`-hmm … -dict … flags`). */
+  args: readonly string[];
+  /** The n-gram model file every decoder of the pool searches, read once. */
+  lm: string;
+}
+
 export interface GeneralDecodersOptions {
   /** Idle decoders kept ready. */
   spares: number;
   idleTrimMs: number;
+  /** Most decoders at once (default: no limit). */
+  limit?: number;
+  /** How long a finishing turn waits at the limit before one more is made (default 1.5 s). */
+  overflowAfterMs?: number;
 }
 
-function initFailed(): Error {
+/** The search pocketsphinx makes from `-lm` (its `PS_DEFAULT_SEARCH`). */
+const DEFAULT_SEARCH = '_default';
+const DEFAULT_OVERFLOW_AFTER_MS = 1500;
+
+function initFailed(what = 'ps_init failed'): Error {
   return new Error(
-    'pocketsphinx: could not load the general decoder (ps_init failed; check the model files)',
+    `pocketsphinx: could not load the general decoder (${what}; check the model files)`,
   );
 }
 
 export class GeneralDecoders {
   readonly #api: PocketsphinxApi;
-  readonly #args: readonly string[];
+  readonly #model: GeneralModel;
   readonly #idle: GeneralDecoder[] = [];
   #lent = 0;
   #making = 0;
   #spares: number;
   #idleTrimMs: number;
+  #limit: number;
+  #overflowAfterMs: number;
   #users = 0;
+  /** The shared language model, once read (null: not yet, or it could not be). */
+  #lm: Pointer | null = null;
+  #lmReading: Promise<Pointer | null> | null = null;
+  /** Searches over the shared model being built on worker threads. */
+  #settingLm = 0;
+  /** Decoders (and the model's last reference) to free once no search is being built. */
+  readonly #freeLater: (() => void)[] = [];
   /** Waiting for an idle decoder (`whenIdle`), woken whenever one becomes idle. */
   #waiting: (() => void)[] = [];
   #trimTimer: ReturnType<typeof setTimeout> | null = null;
   #disposed = false;
 
-  constructor(api: PocketsphinxApi, args: readonly string[], options: GeneralDecodersOptions) {
+  constructor(api: PocketsphinxApi, model: GeneralModel, options: GeneralDecodersOptions) {
     this.#api = api;
-    this.#args = args;
+    this.#model = model;
     this.#spares = Math.max(0, options.spares);
     this.#idleTrimMs = options.idleTrimMs;
+    this.#limit = limitOf(options);
+    this.#overflowAfterMs = options.overflowAfterMs ?? DEFAULT_OVERFLOW_AFTER_MS;
   }
 
   /** Decoders in existence (idle + lent). */
@@ -65,6 +103,16 @@ export class GeneralDecoders {
     this.#users += 1;
     this.#spares = Math.max(this.#spares, options.spares);
     this.#idleTrimMs = Math.min(this.#idleTrimMs, options.idleTrimMs);
+    this.#limit = Math.max(this.#limit, limitOf(options));
+    this.#overflowAfterMs = Math.min(
+      this.#overflowAfterMs,
+      options.overflowAfterMs ?? DEFAULT_OVERFLOW_AFTER_MS,
+    );
+  }
+
+  /** Whether another decoder may be made without passing the limit. */
+  get #roomForMore(): boolean {
+    return this.count + this.#making < this.#limit;
   }
 
   /** A recogniser is done with the pool; answers true when nobody uses it any more. */
@@ -76,21 +124,23 @@ export class GeneralDecoders {
   /** Makes decoders off the event loop until `spares` are idle; answers when they are. */
   async ready(): Promise<void> {
     const makes: Promise<void>[] = [];
-    while (this.#idle.length + this.#making < this.#spares) makes.push(this.#makeAhead());
+    while (this.#idle.length + this.#making < this.#spares && this.#roomForMore)
+      makes.push(this.#makeAhead());
     await Promise.all(makes);
   }
 
   /**
    * An idle decoder, or null. A first ask answered null starts making one for the asker
-   * (off the event loop): it asks `again` until it has one.
+   * (off the event loop) unless the pool is at its limit: it asks `again` until it has one.
    */
   take(ask: 'first' | 'again' = 'first'): GeneralDecoder | null {
     if (this.#disposed) throw new Error('GeneralDecoders: take() after dispose()');
     const decoder = this.#idle.pop() ?? null;
     if (decoder !== null) this.#lent += 1;
-    else if (ask === 'first') void this.#makeAhead();
+    else if (ask === 'first' && this.#roomForMore) void this.#makeAhead();
     // One lent, the spares are readied again for the next utterance that doubts.
-    while (this.#idle.length + this.#making < this.#spares) void this.#makeAhead();
+    while (this.#idle.length + this.#making < this.#spares && this.#roomForMore)
+      void this.#makeAhead();
     return decoder;
   }
 
@@ -100,16 +150,41 @@ export class GeneralDecoders {
   }
 
   /**
-   * Settles once a decoder is idle, making one off the event loop if none is on its way:
-   * for a turn that is ending and will need one, instead of `takeNow()` blocking its
-   * thread (and every other utterance on it) for 0.3–0.7 s.
+   * Settles once a decoder is idle, making one off the event loop if none is on its way
+   * and the limit allows: for a turn that is ending and will need one, instead of
+   * `takeNow()` blocking its thread (and every other utterance on it) for about 0.5 s.
+   * At the limit it waits for one to be given back; after `overflowAfterMs` one more is
+   * made, so a turn is never held up long by the others.
    */
   async whenIdle(): Promise<void> {
-    // A few rounds: another waiter may take the one made; a make that fails (the model
-    // cannot load) is left for takeNow() to report.
-    for (let round = 0; round < 4 && this.#idle.length === 0 && !this.#disposed; round++) {
-      if (this.#making === 0) void this.#makeAhead();
-      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    const overflowAt = performance.now() + this.#overflowAfterMs;
+    let overflowTimer: ReturnType<typeof setTimeout> | null = null;
+    try {
+      // A few makes: another waiter may take the one made; a make that fails (the model
+      // cannot load) is left for takeNow() to report.
+      let makes = 0;
+      while (this.#idle.length === 0 && !this.#disposed && makes < 4) {
+        const overdue = performance.now() >= overflowAt;
+        if (this.#making === 0 && (this.#roomForMore || overdue)) {
+          makes += 1;
+          void this.#makeAhead();
+        }
+        await new Promise<void>((resolve) => {
+          this.#waiting.push(resolve);
+          // At the limit, woken by a decoder given back, or at the deadline.
+          if (!overdue && overflowTimer === null && this.#making === 0) {
+            overflowTimer = setTimeout(
+              () => {
+                overflowTimer = null;
+                this.#wake();
+              },
+              Math.max(0, overflowAt - performance.now()),
+            );
+          }
+        });
+      }
+    } finally {
+      if (overflowTimer !== null) clearTimeout(overflowTimer);
     }
   }
 
@@ -147,12 +222,18 @@ export class GeneralDecoders {
     if (this.#trimTimer !== null) clearTimeout(this.#trimTimer);
     for (const decoder of this.#idle.splice(0)) this.#free(decoder);
     this.#wake();
+    // The pool's own reference; decoders still lent keep theirs until they come back.
+    this.#afterSearches(() => {
+      if (this.#lm !== null) this.#api.freeLm(this.#lm);
+      this.#lm = null;
+    });
     releaseFreedMemory();
   }
 
   #config(): Pointer {
-    const config = this.#api.parseConfig(this.#args);
-    if (config === null) throw new Error(`pocketsphinx: bad configuration ${this.#args.join(' ')}`);
+    const config = this.#api.parseConfig(this.#model.args);
+    if (config === null)
+      throw new Error(`pocketsphinx: bad configuration ${this.#model.args.join(' ')}`);
     return config;
   }
 
@@ -163,7 +244,41 @@ export class GeneralDecoders {
       this.#api.freeConfig(config);
       throw initFailed();
     }
-    return { ps, config, frontEnd: this.#api.frontEnd(config) };
+    const decoder = { ps, config, frontEnd: this.#api.frontEnd(config) };
+    try {
+      if (this.#settingLm > 0) {
+        // A search over the shared model is being built: this one reads a model of its own.
+        this.#search(this.#api.setLmFile(ps, DEFAULT_SEARCH, this.#model.lm), decoder);
+      } else {
+        this.#lm ??= this.#api.readLm(config, ps, this.#model.lm);
+        if (this.#lm === null) throw initFailed(`cannot read ${this.#model.lm}`);
+        this.#search(this.#api.setLm(ps, DEFAULT_SEARCH, this.#lm), decoder);
+      }
+    } catch (err) {
+      this.#free(decoder);
+      throw err;
+    }
+    return decoder;
+  }
+
+  /** Selects the search just made; throws if it could not be. */
+  #search(rc: number, decoder: GeneralDecoder): void {
+    if (rc < 0 || this.#api.setSearch(decoder.ps, DEFAULT_SEARCH) < 0)
+      throw initFailed(`cannot search ${this.#model.lm}`);
+  }
+
+  /** The shared model, read off the event loop by the first decoder that needs it. */
+  async #sharedLm(decoder: GeneralDecoder): Promise<Pointer | null> {
+    if (this.#lm !== null) return this.#lm;
+    this.#lmReading ??= this.#api
+      .readLmAsync(decoder.config, decoder.ps, this.#model.lm)
+      .then((lm) => {
+        this.#lmReading = null;
+        if (lm !== null && this.#lm === null && !this.#disposed) this.#lm = lm;
+        else if (lm !== null && lm !== this.#lm) this.#api.freeLm(lm);
+        return this.#lm;
+      });
+    return this.#lmReading;
   }
 
   async #makeAhead(): Promise<void> {
@@ -176,6 +291,24 @@ export class GeneralDecoders {
         return; // takeNow() makes one itself, and says why if it cannot
       }
       const decoder = { ps, config, frontEnd: this.#api.frontEnd(config) };
+      const lm = this.#disposed ? null : await this.#sharedLm(decoder);
+      // (Disposed meanwhile, the pool's reference to the model may be gone.)
+      if (lm === null || this.#disposed) {
+        this.#free(decoder);
+        return; // as above
+      }
+      this.#settingLm += 1;
+      let rc: number;
+      try {
+        rc = await this.#api.setLmAsync(ps, DEFAULT_SEARCH, lm);
+      } finally {
+        this.#settingLm -= 1;
+        if (this.#settingLm === 0) for (const free of this.#freeLater.splice(0)) free();
+      }
+      if (rc < 0 || this.#api.setSearch(ps, DEFAULT_SEARCH) < 0) {
+        this.#free(decoder);
+        return; // as above
+      }
       if (this.#disposed) this.#free(decoder);
       // Behind the others: a decoder just given back is reused first.
       else {
@@ -208,25 +341,37 @@ export class GeneralDecoders {
   }
 
   #free(decoder: GeneralDecoder): void {
-    if (decoder.frontEnd !== null) this.#api.freeFrontEnd(decoder.frontEnd);
-    this.#api.free(decoder.ps);
-    this.#api.freeConfig(decoder.config);
+    this.#afterSearches(() => {
+      if (decoder.frontEnd !== null) this.#api.freeFrontEnd(decoder.frontEnd);
+      this.#api.free(decoder.ps);
+      this.#api.freeConfig(decoder.config);
+    });
   }
+
+  /** Runs `free` now, or once no search over the shared model is being built. */
+  #afterSearches(free: () => void): void {
+    if (this.#settingLm > 0) this.#freeLater.push(free);
+    else free();
+  }
+}
+
+function limitOf(options: GeneralDecodersOptions): number {
+  return options.limit === undefined ? Infinity : Math.max(1, options.limit);
 }
 
 /** The pools of this thread, by configuration: recognisers of the same model share one. */
 const pools = new Map<string, GeneralDecoders>();
 
-/** The shared pool for these decoder arguments (`-hmm … -lm … -dict …`; made on first use). */
+/** The shared pool for this model (made on first use). */
 export function generalDecodersFor(
   api: PocketsphinxApi,
-  args: readonly string[],
+  model: GeneralModel,
   options: GeneralDecodersOptions,
 ): { pool: GeneralDecoders; release: () => void } {
-  const key = args.join('\u0000');
+  const key = [...model.args, model.lm].join('\u0000');
   let pool = pools.get(key);
   if (pool === undefined) {
-    pool = new GeneralDecoders(api, args, options);
+    pool = new GeneralDecoders(api, model, options);
     pools.set(key, pool);
   }
   pool.use(options);

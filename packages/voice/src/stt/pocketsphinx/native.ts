@@ -76,6 +76,24 @@ export interface PocketsphinxApi {
   setLmFile(ps: Pointer, name: string, path: string): number;
   /** `setLmFile` on a worker thread (for a decoder nothing else is using yet). */
   setLmFileAsync(ps: Pointer, name: string, path: string): Promise<number>;
+  /**
+   * Reads an n-gram model file once, to be shared by several decoders of one thread
+   * (`ngram_model_read`, on a worker thread; it takes the logmath of `ps`, whose
+   * configuration `config` gives its weights). Null when the file cannot be read.
+   */
+  readLmAsync(config: Pointer, ps: Pointer, path: string): Promise<Pointer | null>;
+  /** `readLmAsync`, blocking. */
+  readLm(config: Pointer, ps: Pointer, path: string): Pointer | null;
+  /**
+   * `ps_set_lm`: a search named `name` over a model read by `readLm` (the decoder keeps
+   * its own reference). `setLmAsync` builds the search (about 0.3 s for the general
+   * model) on a worker thread: building only reads the model, so decoders of the event
+   * loop's thread may go on decoding with it meanwhile.
+   */
+  setLm(ps: Pointer, name: string, lm: Pointer): number;
+  setLmAsync(ps: Pointer, name: string, lm: Pointer): Promise<number>;
+  /** Drops this reference to a model read by `readLm` (decoders keep theirs). */
+  freeLm(lm: Pointer): void;
   setJsgfFile(ps: Pointer, name: string, path: string): number;
   setKws(ps: Pointer, name: string, keyfile: string): number;
   setSearch(ps: Pointer, name: string): number;
@@ -154,8 +172,24 @@ function tryLoad(names: readonly string[]): LibraryHandle {
   );
 }
 
-/** The end of the queue of decoder loads on worker threads. */
+/** The end of the queue of model loads on worker threads. */
 let initQueue: Promise<void> = Promise.resolve();
+
+/**
+ * Runs model loads on worker threads one at a time: ps_init and the model readers were
+ * not written for concurrent use (see err_set_logfp).
+ */
+function queued<T>(load: () => Promise<T>): Promise<T> {
+  const loaded = initQueue.then(load);
+  initQueue = loaded.then(
+    () => undefined,
+    () => undefined,
+  );
+  return loaded;
+}
+
+/** `NGRAM_AUTO` of sphinxbase's `ngram_file_type_t`: the format is read from the file. */
+const NGRAM_AUTO = 0;
 
 function bind(): PocketsphinxApi {
   const ps = tryLoad(['libpocketsphinx.so.3', 'libpocketsphinx.so']);
@@ -198,6 +232,13 @@ function bind(): PocketsphinxApi {
     ps,
     'int ps_set_lm_file(ps_decoder_t *ps, const char *name, const char *path)',
   );
+  koffi.pointer('ngram_model_t', koffi.opaque());
+  const ngramModelRead = f(
+    sb,
+    'ngram_model_t *ngram_model_read(cmd_ln_t *config, const char *file_name, int file_type, logmath_t *lmath)',
+  );
+  const ngramModelFree = f(sb, 'int ngram_model_free(ngram_model_t *model)');
+  const psSetLm = f(ps, 'int ps_set_lm(ps_decoder_t *ps, const char *name, ngram_model_t *lm)');
   const psSetJsgfFile = f(
     ps,
     'int ps_set_jsgf_file(ps_decoder_t *ps, const char *name, const char *path)',
@@ -239,22 +280,15 @@ function bind(): PocketsphinxApi {
     parseConfig: (argv) => cmdLnParseR(null, psArgs(), argv.length, [...argv], 1) as Pointer | null,
     freeConfig: (config) => void cmdLnFreeR(config),
     init: (config) => psInit(config) as Pointer | null,
-    initAsync: (config) => {
-      // One at a time: ps_init was not written for concurrent use (see err_set_logfp).
-      const loaded = initQueue.then(
+    initAsync: (config) =>
+      queued(
         () =>
           new Promise<Pointer | null>((resolve, reject) => {
             psInit.async(config, (err: unknown, res: Pointer | null) =>
               err ? reject(err as Error) : resolve(res),
             );
           }),
-      );
-      initQueue = loaded.then(
-        () => undefined,
-        () => undefined,
-      );
-      return loaded;
-    },
+      ),
     free: (p) => void psFree(p),
     addWord: (p, word, phones, update) => psAddWord(p, word, phones, update ? 1 : 0) as number,
     setLmFile: (p, name, path) => psSetLmFile(p, name, path) as number,
@@ -264,6 +298,32 @@ function bind(): PocketsphinxApi {
           err ? reject(err as Error) : resolve(rc),
         );
       }),
+    readLmAsync: (config, p, path) =>
+      queued(
+        () =>
+          new Promise<Pointer | null>((resolve, reject) => {
+            ngramModelRead.async(
+              config,
+              path,
+              NGRAM_AUTO,
+              psGetLogmath(p),
+              (err: unknown, lm: Pointer | null) => (err ? reject(err as Error) : resolve(lm)),
+            );
+          }),
+      ),
+    readLm: (config, p, path) =>
+      ngramModelRead(config, path, NGRAM_AUTO, psGetLogmath(p)) as Pointer | null,
+    setLm: (p, name, lm) => psSetLm(p, name, lm) as number,
+    setLmAsync: (p, name, lm) =>
+      queued(
+        () =>
+          new Promise<number>((resolve, reject) => {
+            psSetLm.async(p, name, lm, (err: unknown, rc: number) =>
+              err ? reject(err as Error) : resolve(rc),
+            );
+          }),
+      ),
+    freeLm: (lm) => void ngramModelFree(lm),
     setJsgfFile: (p, name, path) => psSetJsgfFile(p, name, path) as number,
     setKws: (p, name, keyfile) => psSetKws(p, name, keyfile) as number,
     setSearch: (p, name) => psSetSearch(p, name) as number,

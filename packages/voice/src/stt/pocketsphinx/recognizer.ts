@@ -126,6 +126,11 @@ export interface PocketsphinxRecognizerOptions {
    * made ahead is what lets a doubted utterance start its fallback at once.
    */
   generalSpares?: number;
+  /**
+   * Most general decoders of the thread's pool at once (about 61 MB each); past it an
+   * utterance that doubts waits for one another utterance gives back. Default: no limit.
+   */
+  generalLimit?: number;
 }
 
 /** How long the pool waits, idle, before shrinking to its spare. */
@@ -231,8 +236,8 @@ const DEFAULT_SEARCH = '_default';
 
 /**
  * What a live call holds: its domain decoder (about 7 MB) and a front end. The general
- * decoder (about 91 MB) is lent per utterance, and only when needed (`GeneralDecoders`).
- * Without a domain model a pair holds nothing: every utterance borrows a general decoder.
+ * decoder (about 61 MB, beside the model its thread's decoders share) is lent per
+ * utterance, and only when needed (`GeneralDecoders`). Without a domain model a pair holds nothing: every utterance borrows a general decoder.
  */
 interface DecoderPair {
   domain?: Decoder;
@@ -361,10 +366,14 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     const pairs: DecoderPair[] = [];
     const generals = generalDecodersFor(
       api,
-      argv(files, files.generalLm, files.dictionary, flags.generalFlags),
+      {
+        args: ['-hmm', files.acousticModel, '-dict', files.dictionary, ...flags.generalFlags],
+        lm: files.generalLm,
+      },
       {
         spares: Math.max(0, options.generalSpares ?? 1),
         idleTrimMs: options.idleTrimMs ?? DEFAULT_IDLE_TRIM_MS,
+        ...(options.generalLimit !== undefined ? { limit: options.generalLimit } : {}),
       },
     );
     try {

@@ -1,0 +1,129 @@
+/**
+ * The general decoders' pool on the real engine: one read of the general language model
+ * shared by the pool's decoders, and the limit on how many exist at once.
+ */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { spokenFrames, speechToolsAvailable, TEST_VOICES, type Voice } from '../testing/speech.js';
+import { GeneralDecoders, type GeneralDecoder, type GeneralModel } from './general-decoders.js';
+import { checkModel, pocketsphinx, pocketsphinxAvailable, type Pointer } from './native.js';
+
+const ready = pocketsphinxAvailable() && speechToolsAvailable();
+
+// Sentences of our own, outside any assistant's domain: the general model's work.
+const LINES = ['the train leaves at seven in the morning', 'my brother plays the piano'];
+
+describe.skipIf(!ready)('GeneralDecoders (real engine)', () => {
+  const api = ready ? pocketsphinx() : (undefined as never);
+  const files = ready ? checkModel() : (undefined as never);
+  // The recogniser's general flags, and the n-best search that needs the lattice.
+  const flags = ['-fwdflat', 'no', '-bestpath', 'yes', '-maxhmmpf', '3000', '-maxwpf', '10'];
+  const model: GeneralModel = {
+    args: ['-hmm', files?.acousticModel, '-dict', files?.dictionary, ...flags],
+    lm: files?.generalLm,
+  };
+  let speech: Int16Array[][] = [];
+  const pools: GeneralDecoders[] = [];
+  const pool = (options: ConstructorParameters<typeof GeneralDecoders>[2]) => {
+    const made = new GeneralDecoders(api, model, options);
+    pools.push(made);
+    return made;
+  };
+
+  beforeAll(() => {
+    const voice = TEST_VOICES[0] as Voice;
+    speech = LINES.map((line) => spokenFrames(line, voice));
+  });
+  afterEach(() => {
+    for (const p of pools.splice(0)) p.dispose();
+  });
+
+  /** Decodes utterances on decoders at once, a frame of each in turn. */
+  function interleaved(decoders: { ps: Pointer }[], utterances: Int16Array[][]): string[] {
+    for (const d of decoders) expect(api.startUtt(d.ps)).toBeGreaterThanOrEqual(0);
+    const longest = Math.max(...utterances.map((u) => u.length));
+    for (let k = 0; k < longest; k++) {
+      decoders.forEach((d, i) => {
+        const frame = utterances[i]?.[k];
+        if (frame) api.processRaw(d.ps, frame, false);
+      });
+    }
+    return decoders.map((d) => {
+      api.endUtt(d.ps);
+      return api.getHyp(d.ps)?.text ?? '';
+    });
+  }
+
+  it('hears with the one model its decoders share as decoders that read their own do', async () => {
+    // Each with its own copy of the model, one utterance at a time: the reference.
+    const own = [0, 1].map(() => {
+      const config = api.parseConfig([...model.args, '-lm', model.lm]) as Pointer;
+      return { ps: api.init(config) as Pointer, config };
+    });
+    const alone = [interleaved([own[0] as GeneralDecoder], [speech[0] as Int16Array[]])[0]];
+    alone.push(interleaved([own[1] as GeneralDecoder], [speech[1] as Int16Array[]])[0]);
+    for (const d of own) {
+      api.free(d.ps);
+      api.freeConfig(d.config);
+    }
+    // Real words to compare (what they are is the model's business, not this test's).
+    for (const text of alone) expect(text?.split(' ').length).toBeGreaterThanOrEqual(3);
+
+    // Two made off the event loop (the model read once, searches built on a worker
+    // thread) hear the same words, two at once; so does a third made on the spot.
+    const shared = pool({ spares: 2, idleTrimMs: 60_000 });
+    await shared.ready();
+    expect(shared.count).toBe(2);
+    const a = shared.take() as GeneralDecoder;
+    const b = shared.take() as GeneralDecoder;
+    expect([a, b]).not.toContain(null);
+    const c = shared.takeNow();
+    expect(interleaved([a, b], speech)).toEqual(alone);
+    // (Each fresh: a decoder's cepstral mean carries over from what it heard before.)
+    expect(interleaved([c], [speech[0] as Int16Array[]])).toEqual([alone[0]]);
+    for (const d of [a, b, c]) shared.give(d);
+  });
+
+  it('makes no decoder past its limit: a turn that needs one gets the one given back', async () => {
+    const limited = pool({ spares: 1, idleTrimMs: 60_000, limit: 1, overflowAfterMs: 60_000 });
+    await limited.ready();
+    const lent = limited.take() as GeneralDecoder;
+    expect(lent).not.toBeNull();
+    // None idle and none may be made: asked first or again, the answer is to wait.
+    expect(limited.take('first')).toBeNull();
+    expect(limited.take('again')).toBeNull();
+    let idle = false;
+    const waiting = limited.whenIdle().then(() => (idle = true));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(idle).toBe(false);
+    expect(limited.count).toBe(1);
+    limited.give(lent);
+    await waiting;
+    expect(limited.hasIdle).toBe(true);
+    expect(limited.count).toBe(1);
+    // The one given back hears the next utterance.
+    const again = limited.take() as GeneralDecoder;
+    expect(interleaved([again], [speech[1] as Int16Array[]])[0]).not.toBe('');
+    limited.give(again);
+  });
+
+  it('makes one more for a turn that has waited past overflowAfterMs at the limit', async () => {
+    const limited = pool({ spares: 1, idleTrimMs: 60_000, limit: 1, overflowAfterMs: 300 });
+    await limited.ready();
+    const lent = limited.take() as GeneralDecoder;
+    const started = performance.now();
+    await limited.whenIdle();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(limited.hasIdle).toBe(true);
+    expect(limited.count).toBe(2);
+    limited.give(lent);
+  });
+
+  it('frees what it is still making when disposed, and refuses to lend afterwards', async () => {
+    const disposed = pool({ spares: 2, idleTrimMs: 60_000 });
+    const making = disposed.ready();
+    disposed.dispose();
+    await making;
+    expect(disposed.count).toBe(0);
+    expect(() => disposed.take()).toThrow(/after dispose/);
+  });
+});
