@@ -33,6 +33,52 @@ test.describe('code entry in Chromium against the real server', () => {
     await saveScreen(page, 'call-booth');
   });
 
+  test('the page arrives drawn, with the clinic named, and the browser takes it over as it is', async ({
+    browser,
+    page,
+    talkServer,
+  }) => {
+    // The HTML itself holds the page and the data it was drawn with.
+    const html = await (await page.request.get('/')).text();
+    const root = /<div id="root">([\s\S]*?)<\/div><script id="talkbooth-boot"/.exec(html);
+    expect(root?.[1]).toContain('Talk to Assistant');
+    expect(root?.[1]).toMatch(/from (<!-- -->)?Riverside Clinic/);
+    // Without JavaScript, the visitor still sees the page, field and all.
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const still = await noScript.newPage();
+      await still.goto(`${talkServer.baseURL}/`);
+      await expect(still.getByRole('heading', { name: 'Talk to Assistant' })).toBeVisible();
+      await expect(field(still)).toBeVisible();
+      await expect(still.getByText(/from Riverside Clinic/)).toBeVisible();
+    } finally {
+      await noScript.close();
+    }
+    // With it, the app adopts that markup (the heading parsed from the HTML, before any
+    // script ran, is the one on the page after), and fetches nothing to draw it.
+    await page.addInitScript(() => {
+      document.addEventListener('readystatechange', () => {
+        if (document.readyState === 'interactive')
+          (window as unknown as { parsed: Element | null }).parsed = document.querySelector('h1');
+      });
+    });
+    const messages: string[] = [];
+    page.on('console', (message) => messages.push(message.text()));
+    const fetched: string[] = [];
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+    await page.goto('/');
+    await field(page).fill('typed after the takeover');
+    await expect(field(page)).toHaveValue('typed after the takeover');
+    const sameHeading = await page.evaluate(() => {
+      const parsed = (window as unknown as { parsed: Element | null }).parsed;
+      return parsed !== null && parsed === document.querySelector('h1');
+    });
+    expect(sameHeading).toBe(true);
+    expect(messages.filter((m) => /hydrat|drawn again|did not match/i.test(m))).toEqual([]);
+    expect(fetched).not.toContain('/api/client-config');
+    expect(fetched.filter((p) => p.startsWith('/api/collections/'))).toEqual([]);
+  });
+
   test('the keyboard alone is enough: tab to the field, type, press Enter', async ({
     page,
     talkServer,

@@ -1,5 +1,5 @@
 import react from '@vitejs/plugin-react';
-import type { Plugin } from 'vite';
+import type { BuildEnvironmentOptions, Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -44,10 +44,54 @@ function muiThemeWithoutCssVariables(): Plugin {
   };
 }
 
+/** The browser's build: dist/, served by the Talkbooth server. */
+const browserBuild: BuildEnvironmentOptions = {
+  outDir: 'dist',
+  assetsDir: 'assets',
+  emptyOutDir: true,
+  // The first page is one file (see codeSplitting), so the polyfill for <link
+  // rel="modulepreload"> would only serve the lazy chunks' preloads in browsers without it
+  // (Safari before 17, Firefox before 115); they still load those chunks, one step later.
+  modulePreload: { polyfill: false },
+  rolldownOptions: {
+    treeshake: {
+      // Both only define functions, but as CommonJS without a `sideEffects` field they count
+      // as having side effects, so emotion's bare `import 'hoist-non-react-statics'` kept them
+      // (and an old react-is) in every page. Everything else keeps its package's own say.
+      moduleSideEffects: (id: string) =>
+        /[\\/]node_modules[\\/](hoist-non-react-statics|react-is)[\\/]/.test(id)
+          ? false
+          : undefined,
+    },
+    output: {
+      codeSplitting: {
+        // Everything the first page needs, React included, is one file: the code-entry page
+        // is most visitors' first and often only page (issue 14: at most 120 kB gzipped),
+        // and one file compresses better than several. The rest follows the default
+        // splitting: the call booth (assets/CallBoothPage-<hash>.js), registration and the
+        // console (with React Router) load when the visitor goes there.
+        groups: [{ name: 'app-shell', tags: ['$initial'] }],
+      },
+    },
+  },
+};
+
+/**
+ * The server's renderer of the first page (`vite build --ssr src/entry-server.tsx`):
+ * dist-server/entry-server.js, outside dist/ so that it is not served. It carries React and
+ * MUI itself (`ssr.noExternal`), so the Talkbooth server needs none of the web app's
+ * packages to load it.
+ */
+const ssrBuild: BuildEnvironmentOptions = {
+  outDir: 'dist-server',
+  emptyOutDir: true,
+  rolldownOptions: { output: { entryFileNames: '[name].js' } },
+};
+
 // The dev server forwards the app API and the platform API to the Talkbooth server.
 const apiTarget = 'http://localhost:3000';
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), muiThemeWithoutCssVariables()],
 
   optimizeDeps: {
@@ -57,36 +101,8 @@ export default defineConfig({
     exclude: ['@talkbooth/web-call'],
     include: ['@talkbooth/web-call > eventemitter3', '@talkbooth/web-call > @daily-co/daily-js'],
   },
-  build: {
-    outDir: 'dist',
-    assetsDir: 'assets',
-    emptyOutDir: true,
-    // The first page is one file (see codeSplitting), so the polyfill for <link
-    // rel="modulepreload"> would only serve the lazy chunks' preloads in browsers without it
-    // (Safari before 17, Firefox before 115); they still load those chunks, one step later.
-    modulePreload: { polyfill: false },
-    rolldownOptions: {
-      treeshake: {
-        // Both only define functions, but as CommonJS without a `sideEffects` field they count
-        // as having side effects, so emotion's bare `import 'hoist-non-react-statics'` kept them
-        // (and an old react-is) in every page. Everything else keeps its package's own say.
-        moduleSideEffects: (id: string) =>
-          /[\\/]node_modules[\\/](hoist-non-react-statics|react-is)[\\/]/.test(id)
-            ? false
-            : undefined,
-      },
-      output: {
-        codeSplitting: {
-          // Everything the first page needs, React included, is one file: the code-entry page
-          // is most visitors' first and often only page (issue 14: at most 120 kB gzipped),
-          // and one file compresses better than several. The rest follows the default
-          // splitting: the call booth (assets/CallBoothPage-<hash>.js), registration and the
-          // console (with React Router) load when the visitor goes there.
-          groups: [{ name: 'app-shell', tags: ['$initial'] }],
-        },
-      },
-    },
-  },
+  ssr: { noExternal: true },
+  build: isSsrBuild ? ssrBuild : browserBuild,
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: false },
@@ -106,4 +122,4 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
   },
-});
+}));

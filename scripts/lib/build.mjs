@@ -25,10 +25,13 @@ function newestMtime(target) {
   return newest;
 }
 
+/** The web build's outputs: the browser's files, and the server's renderer of the first page. */
+const WEB_OUTPUTS = ['apps/web/dist/index.html', 'apps/web/dist-server/entry-server.js'];
+
 function webBuildIsFresh(root) {
-  const output = path.join(root, 'apps/web/dist/index.html');
-  if (!fs.existsSync(output)) return false;
-  const built = fs.statSync(output).mtimeMs;
+  const outputs = WEB_OUTPUTS.map((output) => path.join(root, output));
+  if (!outputs.every((output) => fs.existsSync(output))) return false;
+  const built = Math.min(...outputs.map((output) => fs.statSync(output).mtimeMs));
   return WEB_INPUTS.every((input) => newestMtime(path.join(root, input)) <= built);
 }
 

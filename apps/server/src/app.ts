@@ -40,6 +40,8 @@ import { ServerLifecycle } from './lifecycle.js';
 import { createOutboundFetch } from './security/outbound.js';
 import type { GuessLimit } from './routes/deps.js';
 import { appApiRoutes } from './routes/index.js';
+import { clientConfigFor } from './routes/client-config.js';
+import { listTalkDocuments } from './db/repositories/talk-documents.js';
 import { accessCodeKey } from './security/access-codes.js';
 import { loadMasterKey } from './security/master-key.js';
 import { SecretBox } from './security/secret-box.js';
@@ -64,6 +66,11 @@ export interface AppOptions {
   logger?: Logger;
   /** Folder of the built web app; by default apps/web/dist next to this package. */
   webRoot?: string;
+  /**
+   * The web app's server renderer (apps/web/dist-server/entry-server.js): by default that
+   * file when `webRoot` is the default too, else none (null) unless given.
+   */
+  webRenderer?: string | null;
   /** Wrong access codes allowed per client and window (default 10 per 15 minutes). */
   guessLimit?: GuessLimit;
   /** The clock, for tests that need to move time. */
@@ -98,6 +105,9 @@ export interface TalkboothApp {
 }
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+export const DEFAULT_WEB_RENDERER = fileURLToPath(
+  new URL('../../web/dist-server/entry-server.js', import.meta.url),
+);
 export const DEFAULT_GUESS_LIMIT: GuessLimit = { max: 10, timeWindowMs: 15 * 60 * 1000 };
 export const DEFAULT_SIGN_IN_LIMIT: SignInLimit = { max: 10, timeWindowMs: 10 * 60 * 1000 };
 
@@ -369,7 +379,23 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         },
       },
     });
-    if (role !== 'voice') await registerWebApp(app, options.webRoot ?? DEFAULT_WEB_ROOT);
+    if (role !== 'voice') {
+      await registerWebApp(app, options.webRoot ?? DEFAULT_WEB_ROOT, {
+        renderer:
+          options.webRenderer !== undefined
+            ? options.webRenderer
+            : options.webRoot === undefined
+              ? DEFAULT_WEB_RENDERER
+              : null,
+        bootData: async (request) => {
+          const talkDocuments = await listTalkDocuments(db, config.product);
+          return {
+            config: await clientConfigFor(request, { config, keys }, talkDocuments),
+            talkDocuments,
+          };
+        },
+      });
+    }
     const webKeyOrigins =
       config.webPlatformBaseUrl === undefined ? await keys.webPublicKeyOrigins() : null;
     // Ends the calls a crashed run left behind, then keeps leases and the sweep going.

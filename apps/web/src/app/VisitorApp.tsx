@@ -24,12 +24,14 @@ function VisitorScreens() {
 interface VisitorAppProps {
   /** Where the address lives: the browser's by default, wouter's `memoryLocation` in tests. */
   location?: BaseLocationHook;
+  /** The address (path and query) when rendered on the server, which has no browser's. */
+  ssrPath?: string;
 }
 
 /** The visitor pages (code entry, booth, registration) at the address `location` keeps. */
-export function VisitorApp({ location = useVisitorBrowserLocation }: VisitorAppProps) {
+export function VisitorApp({ location = useVisitorBrowserLocation, ssrPath }: VisitorAppProps) {
   return (
-    <Router hook={location}>
+    <Router hook={location} {...(ssrPath === undefined ? {} : { ssrPath })}>
       <VisitorScreens />
     </Router>
   );

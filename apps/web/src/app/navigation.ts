@@ -39,8 +39,14 @@ export function navigateInBrowser(
   navigateHistory(`${target.pathname}${target.search}${target.hash}`, { replace });
 }
 
-/** wouter's browser location, with `navigateInBrowser`: the `hook` of the visitor `<Router>`. */
-export function useVisitorBrowserLocation(): [string, typeof navigateInBrowser] {
-  const [pathname] = useBrowserLocation();
+/**
+ * wouter's browser location, with `navigateInBrowser`: the `hook` of the visitor `<Router>`.
+ * The router hands it its options, whose `ssrPath` is the address when the page is rendered
+ * on the server (entry-server.tsx).
+ */
+export function useVisitorBrowserLocation(
+  options: { ssrPath?: string } = {},
+): [string, typeof navigateInBrowser] {
+  const [pathname] = useBrowserLocation(options);
   return [pathname, navigateInBrowser];
 }
