@@ -22,6 +22,17 @@ test.describe('call booth in Chromium against the real server', () => {
     page,
     talkServer,
   }) => {
+    // The configuration comes inside the page (its boot data), or from /api/client-config
+    // when a page has none: both are answered without the key.
+    await page.route(
+      (url) => url.pathname === '/',
+      async (route) => {
+        const response = await route.fetch();
+        const html = (await response.text()).replace(/("platformPublicKey":)"[^"]*"/, '$1null');
+        expect(html).toContain('"platformPublicKey":null');
+        await route.fulfill({ response, body: html });
+      },
+    );
     await page.route('**/api/client-config', async (route) => {
       const response = await route.fetch();
       await route.fulfill({
