@@ -24,7 +24,7 @@
  * `#freeLater`), and a decoder needed on the spot then reads a model of its own.
  */
 import type { Pointer, PocketsphinxApi } from './native.js';
-import { releaseFreedMemory } from './native.js';
+import { DEFAULT_SEARCH, releaseFreedMemory } from './native.js';
 
 export interface GeneralDecoder {
   ps: Pointer;
@@ -51,8 +51,6 @@ export interface GeneralDecodersOptions {
   overflowAfterMs?: number;
 }
 
-/** The search pocketsphinx makes from `-lm` (its `PS_DEFAULT_SEARCH`). */
-const DEFAULT_SEARCH = '_default';
 const DEFAULT_OVERFLOW_AFTER_MS = 1500;
 
 function initFailed(what = 'ps_init failed'): Error {

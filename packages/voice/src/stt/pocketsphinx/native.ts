@@ -15,6 +15,8 @@ import { bindFrontEnd, bindStreamState } from './cepstral-mean.js';
 export type Pointer = bigint;
 
 export const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
+/** The search pocketsphinx makes from `-lm` (its `PS_DEFAULT_SEARCH`). */
+export const DEFAULT_SEARCH = '_default';
 export const INSTALL_HINT = 'apt-get install -y libpocketsphinx3 pocketsphinx-en-us';
 
 /** The files of a pocketsphinx model folder (Debian's `pocketsphinx-en-us` layout). */

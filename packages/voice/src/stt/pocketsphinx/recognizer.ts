@@ -42,6 +42,7 @@ import {
 import {
   checkModel,
   DEFAULT_MODEL_DIR,
+  DEFAULT_SEARCH,
   pocketsphinx,
   releaseFreedMemory,
   type ModelFiles,
@@ -230,9 +231,6 @@ interface Decoder {
   /** The search in use: the model's own, or a question's (domain decoder). */
   search: string;
 }
-
-/** The search pocketsphinx makes from `-lm` (its `PS_DEFAULT_SEARCH`). */
-const DEFAULT_SEARCH = '_default';
 
 /**
  * What a live call holds: its domain decoder (about 7 MB) and a front end. The general
