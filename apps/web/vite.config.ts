@@ -2,15 +2,50 @@ import react from '@vitejs/plugin-react';
 import type { BuildEnvironmentOptions, Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+interface StandIn {
+  /** The file that imports it, as the end of its path. */
+  importer: string;
+  code: string;
+}
+
+/**
+ * Replaces modules that a library imports but this app never runs with small stand-ins, in
+ * the production builds only (the dev server and the tests keep the libraries whole). The
+ * build fails if a library's files move, so a saving cannot silently disappear.
+ */
+function standIns(name: string, standIns: Record<string, StandIn>): Plugin {
+  const prefix = `\0${name}:`;
+  const replaced = new Set<string>();
+  return {
+    name: `talkbooth:${name}`,
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      const standIn = standIns[source];
+      if (!standIn || !importer?.replaceAll('\\', '/').endsWith(standIn.importer)) return null;
+      replaced.add(source);
+      return prefix + source;
+    },
+    load(id) {
+      return id.startsWith(prefix) ? (standIns[id.slice(prefix.length)]?.code ?? null) : null;
+    },
+    buildEnd(error) {
+      const missing = Object.keys(standIns).filter((source) => !replaced.has(source));
+      if (!error && missing.length > 0) {
+        this.error(`${missing.join(', ')} is no longer imported as expected: update ${name}.`);
+      }
+    },
+  };
+}
+
 /**
  * MUI's `createTheme` and `ThemeProvider` also carry the CSS-variables theme (`cssVariables`,
  * `colorSchemes`: extendTheme, CssVarsProvider, the color-scheme script), about 7 kB gzipped
  * that every page would load. This app's theme has one light scheme and no CSS variables
  * (src/app/theme.ts), so those two modules get stand-ins that refuse to work if ever reached.
- * The build fails if MUI's files move, so the saving cannot silently disappear.
  */
-function muiThemeWithoutCssVariables(): Plugin {
-  const stubs: Record<string, { importer: string; code: string }> = {
+const muiThemeWithoutCssVariables = () =>
+  standIns('mui-no-css-variables', {
     './createThemeWithVars.mjs': {
       importer: '/@mui/material/styles/createTheme.mjs',
       code: 'export default function createThemeWithVars() { throw new Error("This app builds MUI without CSS-variables themes (vite.config.ts)."); }',
@@ -19,30 +54,50 @@ function muiThemeWithoutCssVariables(): Plugin {
       importer: '/@mui/material/styles/ThemeProvider.mjs',
       code: 'export function CssVarsProvider() { throw new Error("This app builds MUI without CSS-variables themes (vite.config.ts)."); }',
     },
-  };
-  const replaced = new Set<string>();
-  return {
-    name: 'talkbooth:mui-theme-without-css-variables',
-    apply: 'build',
-    enforce: 'pre',
-    resolveId(source, importer) {
-      const stub = stubs[source];
-      if (!stub || !importer?.replaceAll('\\', '/').endsWith(stub.importer)) return null;
-      replaced.add(source);
-      return `\0mui-no-css-variables:${source}`;
+  });
+
+/**
+ * The theme turns the ripple off on every button (`MuiButtonBase` `disableRipple`) and shows
+ * MUI's focus ring instead (src/app/theme.ts), so ButtonBase never draws its TouchRipple:
+ * about 2.5 kB gzipped on the first page (issue 14: at most 120 kB). The stand-in draws
+ * nothing, should a button ever ask for a ripple again.
+ */
+const muiWithoutTouchRipple = () =>
+  standIns('mui-no-touch-ripple', {
+    './TouchRipple.mjs': {
+      importer: '/@mui/material/ButtonBase/ButtonBase.mjs',
+      code: 'export default function TouchRipple() { return null; }',
     },
-    load(id) {
-      const prefix = '\0mui-no-css-variables:';
-      return id.startsWith(prefix) ? (stubs[id.slice(prefix.length)]?.code ?? null) : null;
+  });
+
+/**
+ * Two pieces of MUI that only work for options this app does not use: the theme's
+ * `toRuntimeSource` (for Pigment CSS) and the CSS-layer order (`modularCssLayers`); about
+ * 0.5 kB gzipped. Their stand-ins refuse those options, should the theme ever set them.
+ */
+const muiWithoutUnusedThemeOptions = () =>
+  standIns('mui-no-unused-theme-options', {
+    './stringifyTheme.mjs': {
+      importer: '/@mui/material/styles/createThemeNoVars.mjs',
+      code: 'export function stringifyTheme() { throw new Error("This app builds MUI without toRuntimeSource (vite.config.ts)."); }',
     },
-    buildEnd(error) {
-      const missing = Object.keys(stubs).filter((source) => !replaced.has(source));
-      if (!error && missing.length > 0) {
-        this.error(`MUI no longer imports ${missing.join(', ')} as expected: update this plugin.`);
-      }
+    './useLayerOrder.mjs': {
+      importer: '/@mui/system/ThemeProvider/ThemeProvider.mjs',
+      code: 'export default function useLayerOrder(theme) { if (theme && theme.modularCssLayers) throw new Error("This app builds MUI without CSS layers (vite.config.ts)."); return null; }',
     },
-  };
-}
+  });
+
+/**
+ * wouter reaches React's `useSyncExternalStore` through the shim package, which also
+ * carries a stand-in for React before 18; with React 19 the hook itself is taken (0.3 kB).
+ */
+const wouterWithReactsOwnStore = () =>
+  standIns('wouter-react-store', {
+    'use-sync-external-store/shim/index.js': {
+      importer: '/wouter/src/use-sync-external-store.js',
+      code: 'export { useSyncExternalStore } from "react";',
+    },
+  });
 
 /** The browser's build: dist/, served by the Talkbooth server. */
 const browserBuild: BuildEnvironmentOptions = {
@@ -92,7 +147,13 @@ const ssrBuild: BuildEnvironmentOptions = {
 const apiTarget = 'http://localhost:3000';
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), muiThemeWithoutCssVariables()],
+  plugins: [
+    react(),
+    muiThemeWithoutCssVariables(),
+    muiWithoutTouchRipple(),
+    muiWithoutUnusedThemeOptions(),
+    wouterWithReactsOwnStore(),
+  ],
 
   optimizeDeps: {
     // The web-call client loads its audio worklets with `new URL('./worklets/x.js',

@@ -14,7 +14,14 @@ import type { Rolldown } from 'vite';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The page's budget, JavaScript and CSS (issue 14). */
 const BUDGET_GZIP_BYTES = 120_000;
+/**
+ * The part of it left for the styles the server draws into the page's HTML with it
+ * (emotion's, inline; 3.2 kB gzipped when last measured by bench/page-weight.bench.mjs),
+ * which this build alone does not show.
+ */
+const INLINE_STYLES_GZIP_BYTES = 3_500;
 
 type Output = Rolldown.RolldownOutput['output'];
 type Chunk = Rolldown.OutputChunk;
@@ -109,7 +116,7 @@ describe('the code-entry page’s chunks', () => {
     expect(found).toEqual([]);
   });
 
-  it('stay within 120 kB of JavaScript and CSS, gzipped', () => {
+  it('stay within 120 kB of JavaScript and CSS, gzipped, with 3.5 kB of it for the inline styles', () => {
     const css = new Set(
       entryChunks.flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])]),
     );
@@ -123,6 +130,6 @@ describe('the code-entry page’s chunks', () => {
       (total, body) => total + zlib.gzipSync(body, { level: 9 }).length,
       0,
     );
-    expect(gzipped).toBeLessThanOrEqual(BUDGET_GZIP_BYTES);
+    expect(gzipped).toBeLessThanOrEqual(BUDGET_GZIP_BYTES - INLINE_STYLES_GZIP_BYTES);
   });
 });
