@@ -12,6 +12,7 @@ import {
   scriptLines,
   stepVerdict,
 } from './lib/caller-steps.mjs';
+import { serverTurnStages, SERVER_STAGES } from './lib/server-turn-stages.mjs';
 import { voice } from './lib/speech.mjs';
 import { ratio } from './lib/stats.mjs';
 import { BOOTH_OVERRIDES, startTalkServer } from './lib/talk-server.mjs';
@@ -128,12 +129,12 @@ export async function run({ quick, log }) {
     });
     // One call first, not counted: the server loads eSpeak, builds the recogniser and its
     // first decoders on first use, which is not a per-call cost.
-    await measureStep(job(1, plan.warmUpTurns), rssMb());
+    await measureStep(server, job(1, plan.warmUpTurns), rssMb());
     const startRssMb = rssMb();
     const ramp = async (spoken, { pastLimit }) => {
       const steps = [];
       for (const calls of plan.steps) {
-        const step = await measureStep(job(calls, plan.turns, spoken), startRssMb);
+        const step = await measureStep(server, job(calls, plan.turns, spoken), startRssMb);
         steps.push(step);
         log(describe(step, steps[0]));
         // One call alone must work: otherwise there is no baseline, and it is a bug, not a
@@ -170,15 +171,22 @@ function serverAccess(server) {
 }
 
 /** One step: the callers run in a child process; this process (the server) is measured meanwhile. */
-async function measureStep(job, startRssMb) {
+async function measureStep(server, job, startRssMb) {
   const calls = job.callers.length;
   const loadAverage = os.loadavg()[0];
+  // The record's createdAt is the server's clock, as is this one (same process); a
+  // millisecond back, so a call created in the same millisecond still counts.
+  const since = new Date(Date.now() - 1).toISOString();
   const { outcome, measured } = await runCallerStep(job, () => {
-    const server = startServerMeter();
-    return async () => server.stop();
+    const meter = startServerMeter();
+    return async () => meter.stop();
   });
   if (outcome.error) return failedStep(calls, outcome.error, loadAverage);
-  return summariseStep(calls, outcome, measured, startRssMb, loadAverage);
+  const stages = await serverTurnStages(server.platform, since);
+  return {
+    ...summariseStep(calls, outcome, measured, startRssMb, loadAverage),
+    serverStages: stages,
+  };
 }
 
 /** This process's CPU time, peak RSS (sampled every 250 ms) and event-loop delay, from now on. */
@@ -301,12 +309,41 @@ function rampTable(steps) {
   return { markdown: [table(headers, rows), '', verdict].join('\n'), sustained, stop, single };
 }
 
+/** Where each step's waits went, as the server measured them (the call records' latency). */
+function stagesTable(steps) {
+  const measured = steps.filter((step) => step.serverStages?.turns > 0);
+  if (measured.length === 0) return 'Server-side stages: no turns recorded.';
+  const models = ['domain', 'general', 'neural'];
+  const rows = measured.map(({ calls, serverStages: stages }) => [
+    calls,
+    stages.turns,
+    models.map((model) => stages.byModel[model] ?? 0).join(' / '),
+    ...SERVER_STAGES.map(([stage]) => `${stages[stage].p50 ?? '–'} / ${stages[stage].p95 ?? '–'}`),
+  ]);
+  const headers = [
+    'Calls',
+    'Turns',
+    'Heard by domain / general / neural',
+    ...SERVER_STAGES.map(([stage]) => `${stage} p50 / p95`),
+  ];
+  return [
+    'Where the wait goes, as the server measured each turn (call records’ `latency.turns`): ' +
+      SERVER_STAGES.map(([stage, what]) => `\`${stage}\` is the ${what}`).join('; ') +
+      '. The callers’ figures above add the network and their own timers.',
+    '',
+    table(headers, rows),
+  ].join('\n');
+}
+
 function report(steps, afterIdle, referenceSteps = null) {
   const { markdown: main, sustained, stop, single } = rampTable(steps);
   const reference = referenceSteps === null ? null : rampTable(referenceSteps);
   const memory = memoryPerCall(steps);
   const markdown = [
     main,
+    '',
+    stagesTable(steps),
+    '',
     `Memory: about ${memory ?? '–'} MB of server RSS per extra call (slope of peak RSS over the steps). Each live call holds its assistant's domain decoder (about 7 MB, made while its greeting plays, on one of the recognition threads); an utterance the domain model doubts borrows a general decoder (about 61 MB, beside the general language model its thread's decoders share) from its thread's pool, which keeps one spare and at most ${process.env.GENERAL_DECODERS_PER_THREAD ?? 4}, and shrinks to it once it has idled ${DEFAULT_IDLE_TRIM_MS / 1000} s.`,
     afterIdle === null
       ? 'Memory after the calls: not measured in the quick run.'
