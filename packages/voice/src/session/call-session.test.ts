@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReplyEngine } from '../reply/types.js';
 import type {
   ChannelEstimate,
+  RecognitionModel,
   RecognitionOptions,
   RecognitionResult,
   SpeechRecognizer,
@@ -27,6 +28,8 @@ class RecordingRecognizer implements SpeechRecognizer {
   readonly pauses: number[][] = [];
   /** The quiet each `pause()` was told of. */
   readonly quiet: number[] = [];
+  /** @param models which model hears each utterance in turn (then: the domain model) */
+  constructor(private readonly models: RecognitionModel[] = []) {}
   open(options: RecognitionOptions = {}) {
     this.opened.push(options);
     const n = this.opened.length;
@@ -45,7 +48,7 @@ class RecordingRecognizer implements SpeechRecognizer {
       partial: () => '',
       finish: (): RecognitionResult => ({
         text: `utterance ${n}`,
-        model: 'domain',
+        model: this.models[n - 1] ?? 'domain',
         channel: { provider: 'recording', values: [n] },
       }),
       cancel: () => undefined,
@@ -161,6 +164,24 @@ describe('CallSession and its recogniser', () => {
       undefined,
       { provider: 'recording', values: [1] },
       { provider: 'recording', values: [2] },
+    ]);
+  });
+
+  it('tells the recogniser to expect its fallback after an utterance only the fallback heard, and only then', async () => {
+    const recognizer = new RecordingRecognizer(['general', 'domain', 'neural']);
+    const session = quietSession(recognizer, 200);
+    session.start();
+    for (let turn = 0; turn < 4; turn++) {
+      for (const f of [...frames(20, 10), ...frames(30, 8000), ...frames(20, 10)])
+        session.pushCallerAudio(f);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    await session.end('customer-ended-call');
+    expect(recognizer.opened.map((o) => o.expectFallback)).toEqual([
+      undefined,
+      true,
+      undefined,
+      true,
     ]);
   });
 

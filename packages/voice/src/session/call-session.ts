@@ -129,6 +129,8 @@ export class CallSession {
   private lastPartial = '';
   /** What the recogniser learned of this caller's channel, for their next utterance. */
   private channel: ChannelEstimate | undefined;
+  /** Which model heard the caller's previous utterance (none yet: undefined). */
+  private lastHeardBy: RecognitionModel | undefined;
   private framesInTurn = 0;
   private current: ReplyTurn | null = null;
   /** A reply waiting for the interrupt word count before it is cut off. */
@@ -334,6 +336,9 @@ export class CallSession {
     this.stream = this.stages.recognizer.open({
       ...(this.channel ? { channel: this.channel } : {}),
       ...(question !== undefined ? { question } : {}),
+      ...(this.lastHeardBy !== undefined && this.lastHeardBy !== 'domain'
+        ? { expectFallback: true }
+        : {}),
     });
     for (const frame of frames) this.stream.push(frame);
     this.lastPartial = '';
@@ -448,6 +453,7 @@ export class CallSession {
   ): Promise<void> {
     const recognitionMs = now() - turn.endpointAt;
     if (result.channel) this.channel = result.channel;
+    if (result.text !== '') this.lastHeardBy = result.model;
     const heard = await chosenReading(result, this.reply, [...this.history]);
     if (this.phase === 'ended') return;
     // Nothing said after all (a cough): the turn the caller went on from is answered now.

@@ -68,6 +68,14 @@ export interface RecognitionOptions {
    * answer to it (pocketsphinx: the question's own language model, for intake questions).
    */
   question?: string;
+  /**
+   * The call's previous utterance was not heard by the recogniser's first model (its
+   * `model` was not `domain`): a caller who says things in their own words tends to go on
+   * doing so, so a recogniser with a fallback may run it from the start of this one instead
+   * of waiting to doubt the first (pocketsphinx: the general decoder decodes beside the
+   * domain one, and is not a whole utterance behind when the turn ends).
+   */
+  expectFallback?: boolean;
 }
 
 export interface RecognitionStream {

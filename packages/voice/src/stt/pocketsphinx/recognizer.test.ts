@@ -509,6 +509,88 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     }
   });
 
+  it('finishes a doubted turn a slice at a time, letting other work run between, and hears what finish() hears', async () => {
+    const slicing = await PocketsphinxRecognizer.create({
+      vocabulary: POOL_VOCABULARY,
+      cacheDir,
+      // The whole general decode is left to the finish: the most there is to slice.
+      generalFallback: 'at-finish',
+      // A pool of its own (no other recogniser of this file has this weight).
+      languageWeight: { general: 7.25 },
+    });
+    try {
+      const off = indexes('off', TEST_VOICES[0])[2] as number;
+      const frames = audio[off] as Int16Array[];
+      const once = slicing.open();
+      for (const frame of frames) once.push(frame);
+      const inOneGo = once.finish();
+      expect(inOneGo.model).toBe('general');
+
+      // Stands for the thread's other utterances: it runs whenever the event loop turns.
+      let turns = 0;
+      let counting = true;
+      const count = () => {
+        turns += 1;
+        if (counting) setImmediate(count);
+      };
+      setImmediate(count);
+      const sliced = slicing.open();
+      for (const frame of frames) sliced.push(frame);
+      const heard = await sliced.finishAsync();
+      counting = false;
+      expect(heard.model).toBe('general');
+      expect(heard.text).toBe(inOneGo.text);
+      // About one turn per 10 frames of the utterance the general decoder caught up on.
+      expect(turns).toBeGreaterThanOrEqual(Math.floor(frames.length / 10) - 1);
+    } finally {
+      slicing.dispose();
+    }
+  });
+
+  it('runs the general decoder from the start when the call expects the fallback, and still takes a sure domain answer', async () => {
+    const eager = await PocketsphinxRecognizer.create({
+      vocabulary,
+      cacheDir,
+      vocabularyVersion: 'test',
+      // A pool of its own (no other recogniser of this file has this weight).
+      languageWeight: { general: 7.75 },
+    });
+    try {
+      // create() answers once the pool's spare general decoder is made.
+      const line = firstVoiceLine(DEV_LINES[0] as string);
+      const frames = audio[line] as Int16Array[];
+      const heardBy = async (expectFallback: boolean) => {
+        const before = eager.generalDecoders.count;
+        const stream = eager.open({ expectFallback });
+        // Past the first second, which a call's first utterance measures before decoding.
+        for (const frame of frames.slice(0, 60)) stream.push(frame);
+        // A general decoder lent is replaced by a spare made off the event loop.
+        const lent = await vi
+          .waitFor(() => expect(eager.generalDecoders.count).toBe(before + 1), {
+            timeout: 3_000,
+            interval: 50,
+          })
+          .then(
+            () => true,
+            () => false,
+          );
+        for (const frame of frames.slice(60)) stream.push(frame);
+        return { lent, result: stream.finish() };
+      };
+      const plain = await heardBy(false);
+      expect(plain.lent).toBe(false);
+      const expecting = await heardBy(true);
+      expect(expecting.lent).toBe(true);
+      // The domain model was sure of its own question: its answer is the one taken.
+      expect(expecting.result.model).toBe('domain');
+      expect(expecting.result.text).toBe(plain.result.text);
+      expect(expecting.result.generalFrames).toBeGreaterThan(0);
+      expect(plain.result.generalFrames).toBe(0);
+    } finally {
+      eager.dispose();
+    }
+  });
+
   it('gives concurrently open streams their own decoders', () => {
     const a = recognizer.open();
     const b = recognizer.open();

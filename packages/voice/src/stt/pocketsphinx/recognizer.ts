@@ -191,6 +191,14 @@ const WARM_UP_FRAMES = 50;
  * `finish()` is called.
  */
 const WARM_UP_CATCH_UP_PER_PUSH = 4;
+/** Frames `finishAsync()` decodes between two looks at the thread's other work (200 ms of audio). */
+const FINISH_SLICE_FRAMES = 10;
+
+/** Lets the thread's event loop run what waits (other utterances' messages) before going on. */
+function yieldToThread(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Longest utterance kept for the general fallback (60 s). */
 const MAX_BUFFERED_FRAMES = 3000;
 
@@ -454,6 +462,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
             this.#scheduleTrim();
           }
         },
+        options.expectFallback === true,
       );
     } catch (err) {
       // A decoder that failed to start an utterance is not trusted again.
@@ -678,6 +687,12 @@ class Stream implements PocketsphinxRecognitionStream {
   #domainOpen = false;
   #generalOpen = false;
   #doubt = false;
+  /**
+   * The general decoder runs from the start without the domain model having doubted
+   * anything (the caller's previous utterance needed it): the domain model's confidence
+   * still decides which answer is taken.
+   */
+  readonly #eager: boolean;
   #done = false;
   #partialCache: { at: number; text: string } = { at: -1, text: '' };
 
@@ -692,6 +707,8 @@ class Stream implements PocketsphinxRecognitionStream {
     /** The domain decoder's search for this utterance. */
     search: string,
     release: (s: Stream) => void,
+    /** Run the general decoder from the start (`RecognitionOptions.expectFallback`). */
+    eager = false,
   ) {
     if (pair.domain && pair.domain.search !== search) {
       this.#check(api.setSearch(pair.domain.ps, search), 'ps_set_search');
@@ -708,6 +725,7 @@ class Stream implements PocketsphinxRecognitionStream {
     this.#fallback = fallback;
     this.#minConfidence = minConfidence;
     this.#release = release;
+    this.#eager = eager && fallback === 'on-doubt' && pair.domain !== undefined;
     this.#adapting = start !== null;
     this.#warmUp = start === 'measure' && this.#frontEnd !== null ? [] : null;
     if (start instanceof Float32Array) this.#mean = start;
@@ -806,7 +824,7 @@ class Stream implements PocketsphinxRecognitionStream {
         if (c.words >= DOUBT_MIN_WORDS && c.confidence < this.#minConfidence) this.#doubt = true;
       }
     }
-    if (this.#doubt && this.#fallback === 'on-doubt') {
+    if ((this.#doubt || this.#eager) && this.#fallback === 'on-doubt') {
       // None free: one is being made; the buffered audio waits for it.
       if (!this.#generalStarted && !this.#startGeneral(false)) return;
       this.#feedGeneral(this.#generalFed + 1 + CATCH_UP_FRAMES);
@@ -843,7 +861,35 @@ class Stream implements PocketsphinxRecognitionStream {
   async finishAsync(): Promise<DetailedRecognitionResult> {
     if (!this.#done && this.#willNeedGeneral() && !this.#generals.hasIdle)
       await this.#generals.whenIdle();
+    await this.#catchUpInSlices();
     return this.finish();
+  }
+
+  /**
+   * Decodes what `finish()` would otherwise decode in one go (the backlog, and the general
+   * decoder's lag when the turn will need it: up to a whole utterance, 0.3–0.8 s of a
+   * loaded thread), a slice at a time, letting the thread's other utterances' frames and
+   * finishes in between. In one go, every other call on the thread waited for it: with four
+   * calls on two threads, a finish waited up to a second behind another's (issue 14).
+   */
+  async #catchUpInSlices(): Promise<void> {
+    if (this.#done) return;
+    if (this.#warmUp !== null) this.#endWarmUp();
+    while (this.#backlog.length > 0) {
+      this.#drain(FINISH_SLICE_FRAMES);
+      await yieldToThread();
+      if (this.#done) return;
+    }
+    if (!this.#generalStarted) {
+      if (!this.#willNeedGeneral() || !this.#startGeneral(false)) return;
+    } else if (this.#fallback === 'parallel' || this.#domainTrustedSoFar()) {
+      return; // never behind, or its answer will not be taken
+    }
+    while (this.#generalFed < this.#frames.length) {
+      this.#feedGeneral(this.#generalFed + FINISH_SLICE_FRAMES);
+      await yieldToThread();
+      if (this.#done) return;
+    }
   }
 
   /**
@@ -857,6 +903,14 @@ class Stream implements PocketsphinxRecognitionStream {
     const text = this.#api.getHyp(domain.ps)?.text ?? '';
     if (text === '') return false;
     return domainConfidence(this.#api.segments(domain.ps)).confidence < this.#minConfidence;
+  }
+
+  /** Whether the domain model's words so far, all decoded, would be taken as they are. */
+  #domainTrustedSoFar(): boolean {
+    const domain = this.#pair.domain;
+    if (!domain || this.#backlog.length > 0 || this.#warmUp !== null) return false;
+    if ((this.#api.getHyp(domain.ps)?.text ?? '') === '') return false;
+    return domainConfidence(this.#api.segments(domain.ps)).confidence >= this.#minConfidence;
   }
 
   finish(): DetailedRecognitionResult {
