@@ -319,17 +319,19 @@ function stagesTable(steps) {
     stages.turns,
     models.map((model) => stages.byModel[model] ?? 0).join(' / '),
     ...SERVER_STAGES.map(([stage]) => `${stages[stage].p50 ?? '–'} / ${stages[stage].p95 ?? '–'}`),
+    `${stages.recognitionMsFirstTurn.p95 ?? '–'} / ${stages.recognitionMsLaterTurns.p95 ?? '–'}`,
   ]);
   const headers = [
     'Calls',
     'Turns',
     'Heard by domain / general / neural',
     ...SERVER_STAGES.map(([stage]) => `${stage} p50 / p95`),
+    'recognitionMs p95, first turns / later',
   ];
   return [
     'Where the wait goes, as the server measured each turn (call records’ `latency.turns`): ' +
       SERVER_STAGES.map(([stage, what]) => `\`${stage}\` is the ${what}`).join('; ') +
-      '. The callers’ figures above add the network and their own timers.',
+      '. A call’s first turn has nothing earlier to learn from (its channel, whether the caller needs the general model) and a step’s calls all start at once, so its recognition is also shown apart from the later turns’. The callers’ figures above add the network and their own timers.',
     '',
     table(headers, rows),
   ].join('\n');

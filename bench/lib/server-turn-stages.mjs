@@ -31,10 +31,19 @@ export async function serverTurnStages(platform, sinceIso, { timeoutMs = 10_000 
   const byModel = {};
   for (const turn of turns)
     byModel[turn.recognitionModel] = (byModel[turn.recognitionModel] ?? 0) + 1;
+  // A call's first turn has no earlier one to learn from (its channel, whether the caller
+  // needs the general model), and a step's calls all start at once.
+  const recognitionOf = (picked) =>
+    summarise(
+      picked.map((turn) => turn.recognitionMs),
+      0,
+    );
   return {
     calls: calls.length,
     turns: turns.length,
     byModel,
+    recognitionMsFirstTurn: recognitionOf(turns.filter((turn) => turn.turn === 1)),
+    recognitionMsLaterTurns: recognitionOf(turns.filter((turn) => turn.turn > 1)),
     ...Object.fromEntries(
       STAGES.map(([stage]) => [
         stage,
