@@ -2,7 +2,7 @@
  * The general decoders' pool on the real engine: one read of the general language model
  * shared by the pool's decoders, and the limit on how many exist at once.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spokenFrames, speechToolsAvailable, TEST_VOICES, type Voice } from '../testing/speech.js';
 import { GeneralDecoders, type GeneralDecoder, type GeneralModel } from './general-decoders.js';
 import { checkModel, pocketsphinx, pocketsphinxAvailable, type Pointer } from './native.js';
@@ -116,6 +116,37 @@ describe.skipIf(!ready)('GeneralDecoders (real engine)', () => {
     expect(limited.hasIdle).toBe(true);
     expect(limited.count).toBe(2);
     limited.give(lent);
+  });
+
+  it('makes one ahead per call it expects, within its limit, keeps them while the calls are live, then shrinks to its spares', async () => {
+    const expecting = pool({ spares: 1, idleTrimMs: 200, limit: 3 });
+    await expecting.ready();
+    expect(expecting.count).toBe(1);
+    // Four calls start: one decoder each is made ahead, but no more than the limit.
+    const calls = [0, 1, 2, 3].map(() => expecting.expect());
+    await vi.waitFor(() => expect(expecting.count).toBe(3), { timeout: 15_000, interval: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(expecting.count).toBe(3);
+    // All three lent at once (the calls' first lines), none made past the limit.
+    const lent = [0, 1, 2].map(() => expecting.take());
+    expect(lent).not.toContain(null);
+    expect(expecting.take('first')).toBeNull();
+    for (const decoder of lent) expecting.give(decoder as GeneralDecoder);
+    // Idle past idleTrimMs while the calls are live: nothing is freed.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(expecting.count).toBe(3);
+    // Two calls end (one twice: counted once): two calls are left, and their two decoders.
+    calls[0]!();
+    calls[0]!();
+    calls[1]!();
+    await vi.waitFor(() => expect(expecting.count).toBe(2), { timeout: 5_000, interval: 50 });
+    calls[2]!();
+    calls[3]!();
+    await vi.waitFor(() => expect(expecting.count).toBe(1), { timeout: 5_000, interval: 50 });
+    // The spare still hears.
+    const spare = expecting.take() as GeneralDecoder;
+    expect(interleaved([spare], [speech[0] as Int16Array[]])[0]).not.toBe('');
+    expecting.give(spare);
   });
 
   it('frees what it is still making when disposed, and refuses to lend afterwards', async () => {

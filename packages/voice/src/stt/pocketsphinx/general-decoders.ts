@@ -17,6 +17,11 @@
  * - Given back, a decoder is reused; `spares` idle ones are kept ready (one is made again
  *   whenever one is lent), and after `idleTrimMs` with nothing lent or given back the rest
  *   are freed and their memory returned to the system.
+ * - A call that starts says so (`expect()`): the pool makes one decoder ahead for each live
+ *   call, up to its limit, while the greeting plays. Calls that start together speak their
+ *   first lines together, and a first line has no earlier one to tell whether its caller
+ *   needs the general model; making the decoders then (0.3 s of CPU each) would hold up
+ *   every one of those turns. The decoders a live call expects are not trimmed.
  *
  * The shared model is used from this thread only, one decoder at a time. Searches over it
  * are built on a worker thread (`setLmAsync`), which only reads it but counts its
@@ -70,6 +75,8 @@ export class GeneralDecoders {
   #limit: number;
   #overflowAfterMs: number;
   #users = 0;
+  /** Live calls that may need a decoder (`expect()`). */
+  #expected = 0;
   /** The shared language model, once read (null: not yet, or it could not be). */
   #lm: Pointer | null = null;
   #lmReading: Promise<Pointer | null> | null = null;
@@ -108,6 +115,39 @@ export class GeneralDecoders {
     );
   }
 
+  /**
+   * A call starts: one more decoder is made ahead (off the event loop, up to the limit)
+   * and kept until the answer is called, when the call ends. Answers at once.
+   */
+  expect(): () => void {
+    this.#expected += 1;
+    this.#fill();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#expected -= 1;
+      this.#scheduleTrim();
+    };
+  }
+
+  /** Decoders kept in existence: the spares, or one per live call, within the limit. */
+  get #wanted(): number {
+    return Math.min(this.#limit, Math.max(this.#spares + this.#lent, this.#expected));
+  }
+
+  /** Makes decoders off the event loop until the spares are idle and the expected exist. */
+  #fill(): Promise<void>[] {
+    const makes: Promise<void>[] = [];
+    if (this.#disposed) return makes;
+    while (
+      this.#roomForMore &&
+      (this.#idle.length + this.#making < this.#spares || this.count + this.#making < this.#wanted)
+    )
+      makes.push(this.#makeAhead());
+    return makes;
+  }
+
   /** Whether another decoder may be made without passing the limit. */
   get #roomForMore(): boolean {
     return this.count + this.#making < this.#limit;
@@ -121,10 +161,7 @@ export class GeneralDecoders {
 
   /** Makes decoders off the event loop until `spares` are idle; answers when they are. */
   async ready(): Promise<void> {
-    const makes: Promise<void>[] = [];
-    while (this.#idle.length + this.#making < this.#spares && this.#roomForMore)
-      makes.push(this.#makeAhead());
-    await Promise.all(makes);
+    await Promise.all(this.#fill());
   }
 
   /**
@@ -137,8 +174,7 @@ export class GeneralDecoders {
     if (decoder !== null) this.#lent += 1;
     else if (ask === 'first' && this.#roomForMore) void this.#makeAhead();
     // One lent, the spares are readied again for the next utterance that doubts.
-    while (this.#idle.length + this.#making < this.#spares && this.#roomForMore)
-      void this.#makeAhead();
+    this.#fill();
     return decoder;
   }
 
@@ -328,7 +364,9 @@ export class GeneralDecoders {
     this.#trimTimer = setTimeout(() => {
       this.#trimTimer = null;
       let freed = 0;
-      while (this.#idle.length > this.#spares) {
+      // Idle ones beyond the spares go, but not those the live calls expect.
+      const keep = Math.max(this.#spares, this.#wanted - this.#lent);
+      while (this.#idle.length > keep) {
         // The front holds the ones made ahead and never used, then the longest idle.
         this.#free(this.#idle.shift() as GeneralDecoder);
         freed += 1;

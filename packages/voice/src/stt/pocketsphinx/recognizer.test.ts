@@ -448,36 +448,45 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     }
   });
 
-  it('lends general decoders per utterance that needs one, shares them between calls, and keeps a spare', async () => {
+  it('lends general decoders per utterance that needs one, makes one ahead per reserved call within the limit, and shrinks to a spare', async () => {
     const lending = await PocketsphinxRecognizer.create({
       vocabulary: POOL_VOCABULARY,
       cacheDir,
       idleTrimMs: 300,
       generalFallback: 'at-finish',
+      generalLimit: 2,
       // A general pool of its own: recognisers of the same general model share one, and
       // with another weight no other recogniser of this file uses it.
       languageWeight: { general: 7 },
     });
     try {
       const generals = () => lending.generalDecoders.count;
-      // Three calls: a domain decoder each, and the pool's one general spare for all.
-      const releases = [lending.reserve(), lending.reserve(), lending.reserve()];
-      await vi.waitFor(() => expect(lending.domainDecoderCount).toBe(4), {
-        timeout: 20_000,
-        interval: 50,
-      });
+      // Made with the pool's one spare.
       expect(generals()).toBe(1);
-      // An utterance the domain model doubts borrows it at its end; another is made ahead
-      // off the event loop for the next, and the first goes back when the utterance ends.
+      // Three calls: a domain decoder each, and a general decoder made ahead for each (their
+      // first lines come together while none can yet tell who will need one), up to the
+      // limit of two.
+      const releases = [lending.reserve(), lending.reserve(), lending.reserve()];
+      await vi.waitFor(
+        () => {
+          expect(lending.domainDecoderCount).toBe(4);
+          expect(generals()).toBe(2);
+        },
+        { timeout: 20_000, interval: 50 },
+      );
+      // An utterance the domain model doubts borrows one at its end and gives it back; the
+      // pool makes none past its limit, and while the calls are live, idling longer than
+      // idleTrimMs does not take their decoders away…
       const off = indexes('off', TEST_VOICES[0])[0] as number;
       const stream = lending.open();
       for (const frame of audio[off] as Int16Array[]) stream.push(frame);
       const heard = stream.finish();
       expect(heard.model).toBe('general');
-      await vi.waitFor(() => expect(generals()).toBe(2), { timeout: 10_000, interval: 50 });
-      // Idle, the pool shrinks back to its spare.
-      await vi.waitFor(() => expect(generals()).toBe(1), { timeout: 5_000, interval: 50 });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(generals()).toBe(2);
+      // …but once they end and the pool idles, it shrinks back to its spare.
       for (const release of releases) release();
+      await vi.waitFor(() => expect(generals()).toBe(1), { timeout: 5_000, interval: 50 });
     } finally {
       lending.dispose();
     }

@@ -477,19 +477,25 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
 
   /**
    * Readies a decoder pair for one more live call, off the event loop, so the call's first
-   * utterance need not make one (which would stall every live call). Call it when the call
-   * starts (its greeting gives the pair time to load); the answer gives the reservation
-   * back when the call ends. Pairs are kept for reuse until the pool has been idle for
-   * `idleTrimMs`, then shrink back to one spare.
+   * utterance need not make one (which would stall every live call), and has the thread's
+   * general pool make one more decoder ahead for it, within the pool's limit
+   * (`GeneralDecoders.expect()`). Call it when the call starts (its greeting gives the
+   * decoders time to load); the answer gives the reservation back when the call ends.
+   * Decoders are kept for reuse until the pools have been idle for `idleTrimMs`, then
+   * shrink back to their spares.
    */
   reserve(): () => void {
+    // Disposed (its assistant changed as the call started), there is nothing to hold.
+    if (this.#disposed) return () => undefined;
     this.#reserved += 1;
     this.#topUp();
+    const releaseGeneral = this.fallback === 'off' ? () => undefined : this.#generals.expect();
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.#reserved -= 1;
+      releaseGeneral();
       this.#scheduleTrim();
     };
   }
