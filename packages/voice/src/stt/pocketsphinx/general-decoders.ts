@@ -140,11 +140,8 @@ export class GeneralDecoders {
   #fill(): Promise<void>[] {
     const makes: Promise<void>[] = [];
     if (this.#disposed) return makes;
-    while (
-      this.#roomForMore &&
-      (this.#idle.length + this.#making < this.#spares || this.count + this.#making < this.#wanted)
-    )
-      makes.push(this.#makeAhead());
+    // (Wanting spares + lent is wanting `spares` idle; `#wanted` is within the limit.)
+    while (this.count + this.#making < this.#wanted) makes.push(this.#makeAhead());
     return makes;
   }
 
@@ -159,7 +156,7 @@ export class GeneralDecoders {
     return this.#users === 0;
   }
 
-  /** Makes decoders off the event loop until `spares` are idle; answers when they are. */
+  /** Makes decoders off the event loop (`#fill()`); answers when they are made. */
   async ready(): Promise<void> {
     await Promise.all(this.#fill());
   }
