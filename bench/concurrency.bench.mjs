@@ -76,7 +76,8 @@ const QUICK = {
  * `CONCURRENCY_STEPS=1,12` runs only those steps (and no knowledge-base ramp), for a
  * profile of one load (see bench/lib/cpu-profile-summary.mjs); `CONCURRENCY_LINES=
  * knowledge-base` speaks the knowledge base's own wording instead; `RECOGNITION_THREADS`,
- * `DENOISE_THREADS` (0: that work on the event loop) and `GENERAL_DECODERS_PER_THREAD`
+ * `DENOISE_THREADS` (0: that work on the event loop), `MOONSHINE_THREADS` and
+ * `GENERAL_DECODERS_PER_THREAD`
  * are passed to the server.
  */
 function chosenSteps() {
@@ -116,7 +117,7 @@ export async function run({ quick, log }) {
     RATE_LIMIT_EXEMPT_IPS: '127.0.0.1',
     MAX_LIVE_CALLS: '1000',
     ...Object.fromEntries(
-      ['RECOGNITION_THREADS', 'DENOISE_THREADS', 'GENERAL_DECODERS_PER_THREAD']
+      ['RECOGNITION_THREADS', 'DENOISE_THREADS', 'MOONSHINE_THREADS', 'GENERAL_DECODERS_PER_THREAD']
         .filter((name) => process.env[name] !== undefined)
         .map((name) => [name, process.env[name]]),
     ),

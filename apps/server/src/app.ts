@@ -215,6 +215,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       modelCacheDir: path.join(config.dataDir, 'models'),
       ...(config.recognitionThreads === undefined ? {} : { threads: config.recognitionThreads }),
       ...(config.denoiseThreads === undefined ? {} : { denoiseThreads: config.denoiseThreads }),
+      ...(config.moonshineThreads === undefined
+        ? {}
+        : { moonshineThreads: config.moonshineThreads }),
       ...(config.generalDecodersPerThread === undefined
         ? {}
         : { generalDecodersPerThread: config.generalDecodersPerThread }),

@@ -167,6 +167,14 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('leaves the Moonshine threads to the engine (one per core) unless told; at least 1', () => {
+    expect(loadConfig({}).moonshineThreads).toBeUndefined();
+    expect(loadConfig({ MOONSHINE_THREADS: '1' }).moonshineThreads).toBe(1);
+    expect(problemsOf({ MOONSHINE_THREADS: '0' })).toEqual([
+      'MOONSHINE_THREADS must be between 1 and 64 (got "0")',
+    ]);
+  });
+
   it('leaves the general decoders per recognition thread to the engine unless told; at least 1', () => {
     expect(loadConfig({}).generalDecodersPerThread).toBeUndefined();
     expect(loadConfig({ GENERAL_DECODERS_PER_THREAD: '2' }).generalDecodersPerThread).toBe(2);

@@ -213,6 +213,7 @@ const envSchema = z.object({
   WARM_ASSISTANTS: optional(count(0, 100).default(DEFAULT_WARM_ASSISTANTS)),
   RECOGNITION_THREADS: optional(count(0, 64).optional()),
   DENOISE_THREADS: optional(count(0, 64).optional()),
+  MOONSHINE_THREADS: optional(count(1, 64).optional()),
   GENERAL_DECODERS_PER_THREAD: optional(count(1, 64).optional()),
 });
 
@@ -286,6 +287,8 @@ export interface Config {
   recognitionThreads?: number;
   /** Worker threads the callers' audio is cleaned on (0: on the event loop); default one per core. */
   denoiseThreads?: number;
+  /** Worker threads Moonshine (the second opinion) reads on (about 70 MB each); default one per core. */
+  moonshineThreads?: number;
   /** General-model decoders (about 61 MB each) a recognition thread keeps at most. */
   generalDecodersPerThread?: number;
 }
@@ -351,6 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     warmAssistants: e.WARM_ASSISTANTS,
     ...(e.RECOGNITION_THREADS === undefined ? {} : { recognitionThreads: e.RECOGNITION_THREADS }),
     ...(e.DENOISE_THREADS === undefined ? {} : { denoiseThreads: e.DENOISE_THREADS }),
+    ...(e.MOONSHINE_THREADS === undefined ? {} : { moonshineThreads: e.MOONSHINE_THREADS }),
     ...(e.GENERAL_DECODERS_PER_THREAD === undefined
       ? {}
       : { generalDecodersPerThread: e.GENERAL_DECODERS_PER_THREAD }),

@@ -17,6 +17,8 @@ export interface EmbeddedEnginesOptions {
   generalDecodersPerThread?: number;
   /** Denoise threads (see `EngineRegistryOptions.denoiseThreads`; 0: the event loop). */
   denoiseThreads?: number;
+  /** Threads Moonshine (the second opinion) reads on (see `MoonshineThreads`); default one per core. */
+  moonshineThreads?: number;
   /** Told when a denoise thread dies or fails a frame (calls go on). */
   onDenoiseProblem?: (message: string) => void;
 }
@@ -38,7 +40,9 @@ export function embeddedEngines(options: EmbeddedEnginesOptions): EngineRegistry
     .catch(() => undefined);
   // Moonshine, shared: the second opinion on what pocketsphinx doubts, and the recogniser
   // of assistants that name it. Without its model files, pocketsphinx hears alone.
-  const moonshine = new SharedMoonshineModel();
+  const moonshine = new SharedMoonshineModel(
+    options.moonshineThreads === undefined ? {} : { threads: options.moonshineThreads },
+  );
   const pocketsphinx = new PocketsphinxTranscriber({ ...options, secondOpinion: moonshine });
   // Moonshine hears on its own for assistants that name it (`transcriber.provider:
   // 'moonshine'`). It is not the default: it is slower on every turn, and on the live-call

@@ -70,11 +70,12 @@ export {
   moonshineModelDir,
   type MoonshineTranscript,
 } from './moonshine/moonshine-model.js';
+export { MoonshineThread, type MoonshineReader } from './moonshine/moonshine-thread.js';
 export {
   loadMoonshine,
-  MoonshineThread,
-  type MoonshineReader,
-} from './moonshine/moonshine-thread.js';
+  MoonshineThreads,
+  type MoonshineThreadsOptions,
+} from './moonshine/moonshine-threads.js';
 export {
   MoonshineRecognizer,
   type MoonshineRecognizerOptions,

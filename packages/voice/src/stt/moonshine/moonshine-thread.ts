@@ -7,10 +7,9 @@
  * for first, in the order they came, then the rest (`ReadingOptions.urgency`). A reading
  * no longer wanted is dropped, or stopped if under way (`ReadingOptions.signal`).
  */
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { MoonshineModel, type MoonshineTranscript } from './moonshine-model.js';
+import type { MoonshineTranscript } from './moonshine-model.js';
 
 export interface ReadingOptions {
   /** How many readings beside the best to look for (`MoonshineModel.transcribe`). */
@@ -82,8 +81,18 @@ export class MoonshineThread implements MoonshineReader {
   readonly #pending = new Map<number, Waiting>();
   #nextId = 1;
   #disposed = false;
+  readonly #waiting = { all: 0, now: 0 };
 
   private constructor(private readonly options: { modelDir?: string; workerFile: string }) {}
+
+  /**
+   * Readings asked of this thread and not yet settled: all of them, and those an answer
+   * waits for (`urgency` 'now'). Counted from the moment they are asked, so a pool choosing
+   * between threads sees them at once (`MoonshineThreads`).
+   */
+  get waiting(): { all: number; now: number } {
+    return { ...this.#waiting };
+  }
 
   /** Starts the worker and waits for its model; rejects with the reason when it cannot load. */
   static async start(
@@ -106,8 +115,20 @@ export class MoonshineThread implements MoonshineReader {
     options: ReadingOptions = {},
   ): Promise<MoonshineTranscript> {
     if (this.#disposed) throw new Error('The Moonshine model was closed.');
+    options.signal?.throwIfAborted();
+    const now = options.urgency !== 'later';
+    this.#waiting.all++;
+    if (now) this.#waiting.now++;
+    try {
+      return await this.#read(samples, options);
+    } finally {
+      this.#waiting.all--;
+      if (now) this.#waiting.now--;
+    }
+  }
+
+  async #read(samples: Float32Array, options: ReadingOptions): Promise<MoonshineTranscript> {
     const { signal } = options;
-    signal?.throwIfAborted();
     const worker = await this.running();
     signal?.throwIfAborted();
     const id = this.#nextId++;
@@ -210,14 +231,4 @@ export class MoonshineThread implements MoonshineReader {
     });
     return ready;
   }
-}
-
-/**
- * Moonshine on its own thread when the compiled worker is there, else on this thread
- * (running from TypeScript sources, as in unit tests).
- */
-export async function loadMoonshine(modelDir?: string): Promise<MoonshineReader> {
-  return existsSync(MOONSHINE_WORKER_FILE)
-    ? MoonshineThread.start(modelDir === undefined ? {} : { modelDir })
-    : MoonshineModel.load(modelDir);
 }
