@@ -73,8 +73,9 @@ const QUICK = {
 };
 
 /**
- * `CONCURRENCY_STEPS=1,12` runs only those steps (and no knowledge-base ramp), for a
- * profile of one load (see bench/lib/cpu-profile-summary.mjs); `CONCURRENCY_LINES=
+ * `CONCURRENCY_STEPS=1,12` runs only those steps (no knowledge-base ramp, no wait for the
+ * memory after the calls), for a profile of one load (bench/cpu-profile.bench.mjs,
+ * bench/lib/cpu-profile-summary.mjs); `CONCURRENCY_LINES=
  * knowledge-base` speaks the knowledge base's own wording instead; `RECOGNITION_THREADS`,
  * `DENOISE_THREADS` (0: that work on the event loop), `MOONSHINE_THREADS` and
  * `GENERAL_DECODERS_PER_THREAD`
@@ -154,7 +155,7 @@ export async function run({ quick, log }) {
     const steps = await ramp(lines, { pastLimit: true });
     // Memory given back: the decoder pools shrink to their spares once idle (not in the
     // smoke test, which would spend a minute waiting).
-    const afterIdle = quick ? null : await rssAfterIdle(startRssMb, log);
+    const afterIdle = quick || plan.only ? null : await rssAfterIdle(startRssMb, log);
     if (reference !== null) log('the same ramp with the knowledge base’s own wording');
     const referenceSteps = reference === null ? null : await ramp(reference, { pastLimit: false });
     return report(steps, afterIdle, referenceSteps);
@@ -194,6 +195,7 @@ async function measureStep(server, job, startRssMb) {
 function startServerMeter() {
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
+  const startedUs = monotonicUs();
   let peakRss = rssMb();
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb())), 250);
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -209,9 +211,15 @@ function startServerMeter() {
         peakRssMb: Math.max(peakRss, rssMb()),
         loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
         loopDelayMaxMs: loopDelay.max / 1e6,
+        window: { startedUs, endedUs: monotonicUs() },
       };
     },
   };
+}
+
+/** The monotonic clock in µs, as V8's CPU profiles time their samples (CLOCK_MONOTONIC). */
+function monotonicUs() {
+  return Number(process.hrtime.bigint() / 1000n);
 }
 
 /** The server's RSS growth a minute after every call ended (the decoder pool idles 30 s first). */
@@ -241,6 +249,8 @@ function summariseStep(calls, callers, server, startRssMb, loadAverage) {
     callersLoopDelayP99Ms: round(callers.loopDelayP99Ms),
     loadAverageAtStart: round(loadAverage, 2),
     wallSeconds: round(server.wallMs / 1000),
+    // When the step ran, on the clock CPU profiles use (bench/cpu-profile.bench.mjs).
+    monotonicWindowUs: server.window,
     failures,
     wrongReplies: turns
       .filter((turn) => turn.outcome === 'mismatch')
@@ -349,7 +359,7 @@ function report(steps, afterIdle, referenceSteps = null) {
     '',
     `Memory: about ${memory ?? '–'} MB of server RSS per extra call (slope of peak RSS over the steps). Each live call holds its assistant's domain decoder (about 7 MB, made while its greeting plays, on one of the recognition threads); an utterance the domain model doubts (or that follows one only the general model heard) borrows a general decoder (about 61 MB, beside the general language model its thread's decoders share) from its thread's pool, which keeps one spare and at most ${process.env.GENERAL_DECODERS_PER_THREAD ?? 4}, and shrinks to it once it has idled ${DEFAULT_IDLE_TRIM_MS / 1000} s.`,
     afterIdle === null
-      ? 'Memory after the calls: not measured in the quick run.'
+      ? 'Memory after the calls: not measured in this run (the quick one, or only some steps).'
       : `Memory after the calls: ${afterIdle.waitSeconds} s after the last step ended (the decoder pools idle ${DEFAULT_IDLE_TRIM_MS / 1000} s, then shrink to their spares), the server's RSS was ${Math.abs(afterIdle.rssGrowthMb)} MB ${afterIdle.rssGrowthMb < 0 ? 'below' : 'above'} what it was after the warm-up call (at the peak: ${Math.max(...steps.map((step) => step.serverRssGrowthMb ?? 0))} MB above).`,
     ...(reference === null
       ? []

@@ -17,6 +17,7 @@ import { fromRoot, root } from './lib/paths.mjs';
 const BENCHMARKS = [
   'latency',
   'concurrency',
+  'cpu-profile',
   'scale-out',
   'stages',
   'api-throughput',

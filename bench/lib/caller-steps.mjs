@@ -59,6 +59,8 @@ export function callerScripts(calls, turns, lines) {
 export async function runCallerStep(job, meter) {
   const child = fork(fromRoot('bench/lib/concurrency-callers.mjs'), {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // A server profiled with --cpu-prof (bench/cpu-profile.bench.mjs): not its callers.
+    execArgv: process.execArgv.filter((arg) => !arg.startsWith('--cpu-prof')),
   });
   try {
     const exited = new Promise((_, reject) =>

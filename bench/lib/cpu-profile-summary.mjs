@@ -9,11 +9,13 @@
 // callers included (`--lines N` of them, default 12).
 //
 // A profile of the concurrency benchmark at one load:
-//   CONCURRENCY_STEPS=12 node --cpu-prof --cpu-prof-dir=/tmp/prof \
-//     -e "import('./bench/concurrency.bench.mjs').then((m) => m.run({ quick: false, log: console.log }))"
+//   CONCURRENCY_STEPS=12 PROFILE_OUT=/tmp/prof/result.json \
+//     node --cpu-prof --cpu-prof-dir=/tmp/prof bench/lib/profiled-concurrency-step.mjs
+// (`npm run bench -- --only cpu-profile` sums such a profile's threads by what they do.)
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { functionName, place } from './cpu-profiles.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -28,23 +30,6 @@ const longest = Number(values.longest);
 /** Functions listed per busy stretch. */
 const lines = Number(values.lines);
 
-/** Where a frame's code lives: a package, a file of ours, the runtime, or WebAssembly. */
-function place(frame) {
-  const { url, functionName } = frame.callFrame;
-  if (url === '') {
-    if (functionName.startsWith('wasm-function') || functionName.startsWith('$')) return 'wasm';
-    return `(${functionName || 'anonymous'})`;
-  }
-  const modules = url.lastIndexOf('node_modules/');
-  if (modules >= 0) {
-    const rest = url.slice(modules + 'node_modules/'.length).split('/');
-    return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
-  }
-  if (url.startsWith('node:')) return url;
-  const dist = url.indexOf('/dist/');
-  return dist >= 0 ? url.slice(url.lastIndexOf('/', dist - 1) + 1) : path.basename(url);
-}
-
 for (const file of positionals) {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -58,9 +43,8 @@ for (const file of positionals) {
   const byPlace = new Map();
   for (const [id, us] of self) {
     const node = byId.get(id);
-    const { functionName, url, lineNumber } = node.callFrame;
     const where = place(node);
-    const name = `${functionName || '(anonymous)'} ${url ? `${path.basename(url)}:${lineNumber + 1}` : ''}`;
+    const name = functionName(node);
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
     byPlace.set(where, (byPlace.get(where) ?? 0) + us);
   }
@@ -75,11 +59,6 @@ for (const file of positionals) {
   console.log(`by module or file:\n${list(byPlace)}`);
   console.log(`by function:\n${list(byFunction)}\n`);
   if (longest > 0) console.log(`longest busy stretches:\n${busyStretches(profile, byId)}\n`);
-}
-
-function frameName(node) {
-  const { functionName, url, lineNumber } = node.callFrame;
-  return `${functionName || '(anonymous)'} ${url ? `${path.basename(url)}:${lineNumber + 1}` : ''}`;
 }
 
 /** The `longest` longest runs of non-idle samples, with what their stacks spent time in. */
@@ -110,7 +89,7 @@ function busyStretches(profile, byId) {
       for (const [id, dt] of r.samples) {
         const seen = new Set();
         for (let n = id; n !== undefined; n = parent.get(n)) {
-          const name = frameName(byId.get(n));
+          const name = functionName(byId.get(n));
           if (name.startsWith('(root)') || seen.has(name)) continue;
           seen.add(name);
           inclusive.set(name, (inclusive.get(name) ?? 0) + dt);

@@ -1,0 +1,150 @@
+// Where the server's CPU goes: one step of the concurrency benchmark (8 callers who speak
+// in their own words) on a server profiled with `node --cpu-prof`, every thread's samples
+// within the step summed by what the thread is for.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { largest, profilesOf, selfTime, threadRole } from './lib/cpu-profiles.mjs';
+import { table } from './lib/markdown.mjs';
+import { fromRoot } from './lib/paths.mjs';
+
+/** A load past what the machine sustains with paraphrasing callers, where the cores are busy. */
+const CALLS = 8;
+
+export const title = "Where the server's CPU goes";
+export const about =
+  `One step of the concurrency benchmark (${CALLS} calls at once, callers speaking the dev ` +
+  'paraphrases, urgent and off-topic lines in rotating eSpeak voices, as in "Concurrent ' +
+  'calls"; the 2-call step of its quick plan in quick mode) on a server run under ' +
+  '`node --cpu-prof`, which samples every thread about once a millisecond. Only the ' +
+  "samples taken while the step's callers were talking count (not the server's start or " +
+  'its warm-up call); the callers run in their own process, not profiled. Each thread is ' +
+  'named for what it runs (its worker script), and threads of one pool are summed. Time ' +
+  'in native code called from JavaScript (pocketsphinx through koffi, onnxruntime) counts ' +
+  'to the JavaScript function that called it. "Cores busy" is CPU time over the step\'s ' +
+  "wall time (2 would be both cores all the time); the sampler's own cost makes the step " +
+  'slower than unprofiled, so its latencies are not the ones to quote (those are in ' +
+  '"Concurrent calls"). `node bench/lib/cpu-profile-summary.mjs <file>` shows one ' +
+  "thread's profile in more detail.";
+
+export async function run({ quick, log }) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-cpu-profile-'));
+  try {
+    const out = path.join(dir, 'result.json');
+    const pid = await runProfiled(dir, {
+      PROFILE_OUT: out,
+      PROFILE_QUICK: quick ? '1' : '',
+      CONCURRENCY_STEPS: quick ? '' : String(CALLS),
+    });
+    const result = JSON.parse(fs.readFileSync(out, 'utf8'));
+    const step = result.details.steps.at(-1);
+    if (!step?.monotonicWindowUs) throw new Error('the profiled step did not run to its end');
+    log(
+      `${step.calls} call(s): p95 ${step.voiceToVoiceMs?.p95} ms under the profiler, ` +
+        `${step.failed} failed`,
+    );
+    return report(step, profilesOf(dir, pid));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs the step in a profiled process; resolves with its pid once it exited cleanly. */
+function runProfiled(dir, env) {
+  const child = spawn(
+    process.execPath,
+    ['--cpu-prof', `--cpu-prof-dir=${dir}`, fromRoot('bench/lib/profiled-concurrency-step.mjs')],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) =>
+      code === 0
+        ? resolve(child.pid)
+        : reject(new Error(`the profiled step exited (${code ?? signal})`)),
+    );
+  });
+}
+
+function report(step, profiles) {
+  const window = step.monotonicWindowUs;
+  const wallS = (window.endedUs - window.startedUs) / 1e6;
+  const roles = new Map();
+  for (const { thread, profile } of profiles) {
+    const role = threadRole(profile, thread);
+    const time = selfTime(profile, window);
+    const r = roles.get(role) ?? { threads: 0, busyUs: 0, byFunction: new Map() };
+    r.threads += 1;
+    r.busyUs += time.busyUs;
+    for (const [fn, us] of time.byFunction) r.byFunction.set(fn, (r.byFunction.get(fn) ?? 0) + us);
+    roles.set(role, r);
+  }
+  const totalUs = [...roles.values()].reduce((sum, r) => sum + r.busyUs, 0);
+  const rows = [...roles.entries()]
+    .filter(([, r]) => r.busyUs > 0)
+    .sort((a, b) => b[1].busyUs - a[1].busyUs)
+    .map(([role, r]) => ({
+      role,
+      threads: r.threads,
+      cpuSeconds: round(r.busyUs / 1e6, 2),
+      sharePct: round((100 * r.busyUs) / totalUs),
+      coresBusy: round(r.busyUs / 1e6 / wallS, 2),
+      perCallPctCore: round((100 * r.busyUs) / 1e6 / wallS / step.calls, 2),
+      mostIn: largest(r.byFunction, 3).map(([fn, ms]) => ({
+        function: fn,
+        sharePct: round((100 * ms * 1000) / r.busyUs),
+      })),
+    }));
+  const totalCores = totalUs / 1e6 / wallS;
+  const markdown = [
+    table(
+      [
+        'Thread(s)',
+        'Threads',
+        'CPU (s)',
+        'Share of server CPU (%)',
+        'Cores busy (mean)',
+        'Per call (% core)',
+        'Most of it in',
+      ],
+      [
+        ...rows.map((r) => [
+          r.role,
+          r.threads,
+          r.cpuSeconds,
+          r.sharePct,
+          r.coresBusy,
+          r.perCallPctCore,
+          r.mostIn.map((m) => `\`${m.function}\` ${m.sharePct} %`).join(', '),
+        ]),
+        [
+          '**all of the server**',
+          profiles.length,
+          round(totalUs / 1e6, 2),
+          100,
+          round(totalCores, 2),
+          round((100 * totalCores) / step.calls, 2),
+          '',
+        ],
+      ],
+    ),
+    '',
+    `The step: ${step.calls} calls, ${step.turns} turns, ${round(wallS)} s; p95 voice-to-voice ${step.voiceToVoiceMs?.p95 ?? '–'} ms under the profiler, ${step.failed} failed, ${step.wrongReplies?.length ?? '–'} wrong replies. At ${round((100 * totalCores) / step.calls, 2)} % of a core per call, the server's own work would fill ${os.cpus().length} cores (callers aside) at about ${Math.floor((os.cpus().length * step.calls) / totalCores)} such calls; where the latency limit falls is in "Concurrent calls".`,
+  ].join('\n');
+  return {
+    summary: {
+      calls: step.calls,
+      stepSeconds: round(wallS),
+      serverCoresBusy: round(totalCores, 2),
+      serverPerCallPctCore: round((100 * totalCores) / step.calls, 2),
+      largest: rows[0]?.role ?? null,
+    },
+    markdown,
+    details: { step: { ...step, serverStages: undefined }, threads: rows },
+  };
+}
+
+function round(value, digits = 1) {
+  return Number(value.toFixed(digits));
+}

@@ -1,0 +1,103 @@
+// V8 CPU profiles (`node --cpu-prof`, one .cpuprofile per thread): self time by function
+// and by the module or file it lives in, within a time window, and what each thread of the
+// server is for. Used by bench/cpu-profile.bench.mjs and bench/lib/cpu-profile-summary.mjs.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Where a frame's code lives: a package, a file of ours, the runtime, or WebAssembly. */
+export function place(frame) {
+  const { url, functionName } = frame.callFrame;
+  if (url === '') {
+    if (functionName.startsWith('wasm-function') || functionName.startsWith('$')) return 'wasm';
+    return `(${functionName || 'anonymous'})`;
+  }
+  const modules = url.lastIndexOf('node_modules/');
+  if (modules >= 0) {
+    const rest = url.slice(modules + 'node_modules/'.length).split('/');
+    return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
+  }
+  if (url.startsWith('node:')) return url;
+  const dist = url.indexOf('/dist/');
+  return dist >= 0 ? url.slice(url.lastIndexOf('/', dist - 1) + 1) : path.basename(url);
+}
+
+export function functionName(node) {
+  const { functionName: name, url, lineNumber } = node.callFrame;
+  return `${name || '(anonymous)'} ${url ? `${path.basename(url)}:${lineNumber + 1}` : ''}`.trim();
+}
+
+/**
+ * A profile's self time (µs) by function and by place, of the samples taken within
+ * `window` ({ startedUs, endedUs } on the profile's clock, CLOCK_MONOTONIC; all of them
+ * without one). A sample's time is the gap to the next one. Idle samples count apart.
+ */
+export function selfTime(profile, window = null) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const byFunction = new Map();
+  const byPlace = new Map();
+  let idleUs = 0;
+  let busyUs = 0;
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    const dt = profile.timeDeltas[i + 1] ?? 0;
+    if (window !== null && (at < window.startedUs || at >= window.endedUs)) return;
+    const node = byId.get(id);
+    if (node.callFrame.functionName === '(idle)') {
+      idleUs += dt;
+      return;
+    }
+    busyUs += dt;
+    const fn = functionName(node);
+    const where = place(node);
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + dt);
+    byPlace.set(where, (byPlace.get(where) ?? 0) + dt);
+  });
+  return { busyUs, idleUs, byFunction, byPlace };
+}
+
+/**
+ * What a thread of the server does, from the worker script its profile ran (each pool's
+ * worker has a file of its own; eSpeak's is evaluated from source) or, for thread 0, the
+ * event loop.
+ */
+const ROLES = [
+  ['recognizer-worker.js', 'speech recognition (pocketsphinx)'],
+  ['denoise-worker.js', 'denoising (RNNoise)'],
+  ['moonshine-worker.js', 'second opinion (Moonshine)'],
+  ['sentence-encoder-worker.js', 'sentence encoder (reply engine)'],
+  ['build-worker.js', 'language model build'],
+  ['[worker eval]', 'speech synthesis (eSpeak NG)'],
+];
+
+export function threadRole(profile, threadIndex) {
+  if (threadIndex === 0) return 'event loop (main thread)';
+  const urls = new Set(profile.nodes.map((node) => node.callFrame.url));
+  for (const [file, role] of ROLES)
+    if ([...urls].some((url) => url === file || url.endsWith(`/${file}`))) return role;
+  return 'other thread';
+}
+
+/**
+ * The profiles `node --cpu-prof --cpu-prof-dir=dir` wrote for process `pid`, with the
+ * thread index from their names (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile).
+ */
+export function profilesOf(dir, pid) {
+  return fs
+    .readdirSync(dir)
+    .map((name) => ({ name, parts: name.split('.') }))
+    .filter(({ parts }) => parts[0] === 'CPU' && Number(parts[3]) === pid)
+    .map(({ name, parts }) => ({
+      file: path.join(dir, name),
+      thread: Number(parts[4]),
+      profile: JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')),
+    }));
+}
+
+/** The `n` largest entries of a Map of µs, as [name, ms]. */
+export function largest(map, n) {
+  return [...map.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([name, us]) => [name, us / 1000]);
+}
