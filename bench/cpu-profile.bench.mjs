@@ -20,13 +20,17 @@ export const about =
   '`node --cpu-prof`, which samples every thread about once a millisecond. Only the ' +
   "samples taken while the step's callers were talking count (not the server's start or " +
   'its warm-up call); the callers run in their own process, not profiled. Each thread is ' +
-  'named for what it runs (its worker script), and threads of one pool are summed. Time ' +
-  'in native code called from JavaScript (pocketsphinx through koffi, onnxruntime) counts ' +
-  'to the JavaScript function that called it. "Cores busy" is CPU time over the step\'s ' +
-  "wall time (2 would be both cores all the time); the sampler's own cost makes the step " +
-  'slower than unprofiled, so its latencies are not the ones to quote (those are in ' +
-  '"Concurrent calls"). `node bench/lib/cpu-profile-summary.mjs <file>` shows one ' +
-  "thread's profile in more detail.";
+  'named for what it runs (its worker script), and threads of one pool are summed. A ' +
+  'sample is busy when its thread is not waiting for work, whether or not a core was ' +
+  'running it (with more busy threads than cores, some wait for one), so busy time is ' +
+  'split by its shares over the CPU the server process really used in the step ' +
+  '(`process.cpuUsage`): that is the "≈ CPU per call" column. `(program)` is native code ' +
+  'the sampler could not place under a JavaScript function: on the recognition threads, ' +
+  "pocketsphinx's decoding (called through koffi); `backend.js` is onnxruntime's, and " +
+  "`wasm-function` RNNoise's, the sentence encoder's or eSpeak's WebAssembly. The " +
+  "sampler's own cost makes the step slower than unprofiled, so its latencies and CPU are " +
+  'not the ones to quote (those are in "Concurrent calls"); the shares are the finding. ' +
+  "`node bench/lib/cpu-profile-summary.mjs <file>` shows one thread's profile in more detail.";
 
 export async function run({ quick, log }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-cpu-profile-'));
@@ -81,64 +85,56 @@ function report(step, profiles) {
     roles.set(role, r);
   }
   const totalUs = [...roles.values()].reduce((sum, r) => sum + r.busyUs, 0);
+  // The server's real CPU per call in the step, split by the threads' shares of busy time.
+  const cpuPerCall = step.serverCpuPerCallPct;
   const rows = [...roles.entries()]
     .filter(([, r]) => r.busyUs > 0)
     .sort((a, b) => b[1].busyUs - a[1].busyUs)
     .map(([role, r]) => ({
       role,
       threads: r.threads,
-      cpuSeconds: round(r.busyUs / 1e6, 2),
+      busySeconds: round(r.busyUs / 1e6, 2),
       sharePct: round((100 * r.busyUs) / totalUs),
-      coresBusy: round(r.busyUs / 1e6 / wallS, 2),
-      perCallPctCore: round((100 * r.busyUs) / 1e6 / wallS / step.calls, 2),
+      cpuPerCallPctCore: round((cpuPerCall * r.busyUs) / totalUs, 2),
       mostIn: largest(r.byFunction, 3).map(([fn, ms]) => ({
         function: fn,
         sharePct: round((100 * ms * 1000) / r.busyUs),
       })),
     }));
-  const totalCores = totalUs / 1e6 / wallS;
+  const cores = os.cpus().length;
+  const fillsAt = Math.floor((100 * cores) / cpuPerCall);
   const markdown = [
     table(
       [
         'Thread(s)',
         'Threads',
-        'CPU (s)',
-        'Share of server CPU (%)',
-        'Cores busy (mean)',
-        'Per call (% core)',
+        'Busy (s)',
+        'Share of busy time (%)',
+        '≈ CPU per call (% core)',
         'Most of it in',
       ],
       [
         ...rows.map((r) => [
           r.role,
           r.threads,
-          r.cpuSeconds,
+          r.busySeconds,
           r.sharePct,
-          r.coresBusy,
-          r.perCallPctCore,
+          r.cpuPerCallPctCore,
           r.mostIn.map((m) => `\`${m.function}\` ${m.sharePct} %`).join(', '),
         ]),
-        [
-          '**all of the server**',
-          profiles.length,
-          round(totalUs / 1e6, 2),
-          100,
-          round(totalCores, 2),
-          round((100 * totalCores) / step.calls, 2),
-          '',
-        ],
+        ['**all of the server**', profiles.length, round(totalUs / 1e6, 2), 100, cpuPerCall, ''],
       ],
     ),
     '',
-    `The step: ${step.calls} calls, ${step.turns} turns, ${round(wallS)} s; p95 voice-to-voice ${step.voiceToVoiceMs?.p95 ?? '–'} ms under the profiler, ${step.failed} failed, ${step.wrongReplies?.length ?? '–'} wrong replies. At ${round((100 * totalCores) / step.calls, 2)} % of a core per call, the server's own work would fill ${os.cpus().length} cores (callers aside) at about ${Math.floor((os.cpus().length * step.calls) / totalCores)} such calls; where the latency limit falls is in "Concurrent calls".`,
+    `The step: ${step.calls} calls, ${step.turns} turns, ${round(wallS)} s; under the profiler p95 voice-to-voice ${step.voiceToVoiceMs?.p95 ?? '–'} ms, ${step.failed} failed, ${step.wrongReplies?.length ?? '–'} wrong replies, the server process ${cpuPerCall} % of a core per call. At that rate the server alone would fill the ${cores} cores at about ${fillsAt} such calls (its threads were busy ${round(totalUs / 1e6 / wallS, 2)} cores' worth of the step's wall time).`,
   ].join('\n');
   return {
     summary: {
       calls: step.calls,
       stepSeconds: round(wallS),
-      serverCoresBusy: round(totalCores, 2),
-      serverPerCallPctCore: round((100 * totalCores) / step.calls, 2),
+      serverCpuPerCallPct: cpuPerCall,
       largest: rows[0]?.role ?? null,
+      largestSharePct: rows[0]?.sharePct ?? null,
     },
     markdown,
     details: { step: { ...step, serverStages: undefined }, threads: rows },
