@@ -110,10 +110,14 @@ describe('Moonshine threads (stand-in workers on real threads)', () => {
     }
   });
 
-  it('says why when its threads cannot load, and refuses readings once closed', async () => {
+  it('says why when its threads cannot load or warm up, and refuses readings once closed', async () => {
     await expect(
       MoonshineThreads.start({ size: 2, workerFile, modelDir: '/cannot/load' }),
     ).rejects.toThrow(/could not load on its thread: no model here/);
+    // A warm-up reading that ends its thread fails the start with the thread's reason.
+    await expect(
+      MoonshineThreads.start({ size: 2, workerFile, warmUp: new Float32Array(1) }),
+    ).rejects.toThrow(/Moonshine thread stopped \(exit code 7\)/);
     const pool = await MoonshineThreads.start({ size: 1, workerFile });
     await pool.dispose();
     await expect(pool.transcribe(speech)).rejects.toThrow(/closed/);

@@ -3,7 +3,8 @@
  * time, and every turn pocketsphinx doubts waits for a reading (150–250 ms of a core each):
  * with eight calls whose callers paraphrase, their first turns ended together and queued
  * on the one thread, and the last waited seconds while the other core had time to spare
- * (issue 14: at 8 calls the second opinion took the step's p95 from 2.7 s to 5.2 s).
+ * (issue 14: at 8 calls the second opinion on one thread took the step's p95 from 2.7 s
+ * without it to 5.2–6.7 s; on two threads it was 3.2–4.6 s).
  *
  * Each thread holds its own copy of the model (about 70 MB, per process, not per call). A
  * reading goes to the thread with the fewest readings an answer waits for, then the fewest
@@ -46,7 +47,12 @@ export class MoonshineThreads implements MoonshineReader {
     const started = await Promise.allSettled(
       Array.from({ length: size }, async () => {
         const thread = await MoonshineThread.start(threadOptions);
-        if (options.warmUp !== undefined) await thread.transcribe(options.warmUp);
+        try {
+          if (options.warmUp !== undefined) await thread.transcribe(options.warmUp);
+        } catch (error) {
+          await thread.dispose();
+          throw error;
+        }
         return thread;
       }),
     );
