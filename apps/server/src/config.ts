@@ -35,7 +35,8 @@ export const DEFAULT_MAX_LIVE_CALLS = 12;
 /**
  * Assistants made ready at start by default: a clinic's booth serves one or a few. Each
  * keeps its recogniser loaded, as its first call would; the first also loads what every
- * call shares (acoustic and general models, Moonshine: about 330 MB, measured).
+ * call shares (acoustic and general models, Moonshine: about 520 MB with one Moonshine
+ * thread, 680 MB with two, measured).
  */
 export const DEFAULT_WARM_ASSISTANTS = 3;
 /** Calls at once from one client address by default: a few booths behind one router. */
@@ -287,7 +288,7 @@ export interface Config {
   recognitionThreads?: number;
   /** Worker threads the callers' audio is cleaned on (0: on the event loop); default one per core. */
   denoiseThreads?: number;
-  /** Worker threads Moonshine (the second opinion) reads on (about 70 MB each); default one per core. */
+  /** Worker threads Moonshine (the second opinion) reads on (about 160 MB each); default one per core. */
   moonshineThreads?: number;
   /** General-model decoders (about 61 MB each) a recognition thread keeps at most. */
   generalDecodersPerThread?: number;

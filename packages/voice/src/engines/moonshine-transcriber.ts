@@ -14,7 +14,7 @@ import type { TranscriberEngine } from './types.js';
  * caller said; pocketsphinx, with the assistant's domain model, follows along for live
  * captions and endpointing (see `MoonshineRecognizer`). Without pocketsphinx installed,
  * Moonshine runs alone (no partial captions). The model is loaded on first use (about
- * 0.7 s and 70 MB) and shared by every call. Decoders are pocketsphinx's, counted by its
+ * 0.7 s and 160 MB a thread) and shared by every call. Decoders are pocketsphinx's, counted by its
  * own engine.
  */
 export class MoonshineTranscriber implements TranscriberEngine {

@@ -10,7 +10,7 @@ export interface SharedMoonshineModelOptions {
 }
 
 /**
- * The Moonshine model of a process, loaded on first use (about 0.7 s and 70 MB a thread)
+ * The Moonshine model of a process, loaded on first use (about 0.7 s and 160 MB a thread)
  * on its own threads ({@link loadMoonshine}) and shared by every call and engine that
  * hears with it. A failed load is forgotten, so the next use tries again; a thread that
  * stopped is restarted by its next reading.

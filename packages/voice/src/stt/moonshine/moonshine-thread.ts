@@ -2,8 +2,9 @@
  * Moonshine off the event loop. onnxruntime-node computes on the thread that calls it: a
  * transcription with two alternatives held the event loop for about 186 of its 226 ms
  * (measured), stalling every other call's audio and recognition on the process meanwhile.
- * Here one worker thread holds the model (about 70 MB, shared by every call of the
- * process) and reads the turns one at a time, on the second core: those an answer waits
+ * Here a worker thread holds the model (about 160 MB of RSS with the thread; the process
+ * runs one per core, `MoonshineThreads`) and reads the turns one at a time, off the event
+ * loop: those an answer waits
  * for first, in the order they came, then the rest (`ReadingOptions.urgency`). A reading
  * no longer wanted is dropped, or stopped if under way (`ReadingOptions.signal`).
  */
