@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { largest, profilesOf, selfTime, threadRole } from './lib/cpu-profiles.mjs';
+import { busyTime, largest, profilesOf, threadRole } from './lib/cpu-profiles.mjs';
 import { table } from './lib/markdown.mjs';
 import { fromRoot } from './lib/paths.mjs';
 
@@ -77,7 +77,7 @@ function report(step, profiles) {
   const roles = new Map();
   for (const { thread, profile } of profiles) {
     const role = threadRole(profile, thread);
-    const time = selfTime(profile, window);
+    const time = busyTime(profile, window);
     const r = roles.get(role) ?? { threads: 0, busyUs: 0, byFunction: new Map() };
     r.threads += 1;
     r.busyUs += time.busyUs;
@@ -96,9 +96,9 @@ function report(step, profiles) {
       busySeconds: round(r.busyUs / 1e6, 2),
       sharePct: round((100 * r.busyUs) / totalUs),
       cpuPerCallPctCore: round((cpuPerCall * r.busyUs) / totalUs, 2),
-      mostIn: largest(r.byFunction, 3).map(([fn, ms]) => ({
+      mostIn: largest(r.byFunction, 3).map(([fn, us]) => ({
         function: fn,
-        sharePct: round((100 * ms * 1000) / r.busyUs),
+        sharePct: round((100 * us) / r.busyUs),
       })),
     }));
   const cores = os.cpus().length;

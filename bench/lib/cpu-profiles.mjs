@@ -1,6 +1,6 @@
-// V8 CPU profiles (`node --cpu-prof`, one .cpuprofile per thread): self time by function
-// and by the module or file it lives in, within a time window, and what each thread of the
-// server is for. Used by bench/cpu-profile.bench.mjs and bench/lib/cpu-profile-summary.mjs.
+// V8 CPU profiles (`node --cpu-prof`, one .cpuprofile per thread): where a frame's code
+// lives, busy time by function within a time window, and what each thread of the server is
+// for. Used by bench/cpu-profile.bench.mjs and bench/lib/cpu-profile-summary.mjs.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -27,33 +27,26 @@ export function functionName(node) {
 }
 
 /**
- * A profile's self time (µs) by function and by place, of the samples taken within
- * `window` ({ startedUs, endedUs } on the profile's clock, CLOCK_MONOTONIC; all of them
- * without one). A sample's time is the gap to the next one. Idle samples count apart.
+ * A profile's busy time (µs), in all and by function, of the samples taken within `window`
+ * ({ startedUs, endedUs } on the profile's clock, CLOCK_MONOTONIC). A sample's time is the
+ * gap to the next one; idle samples do not count.
  */
-export function selfTime(profile, window = null) {
+export function busyTime(profile, window) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const byFunction = new Map();
-  const byPlace = new Map();
-  let idleUs = 0;
   let busyUs = 0;
   let at = profile.startTime;
   profile.samples.forEach((id, i) => {
     at += profile.timeDeltas[i] ?? 0;
     const dt = profile.timeDeltas[i + 1] ?? 0;
-    if (window !== null && (at < window.startedUs || at >= window.endedUs)) return;
+    if (at < window.startedUs || at >= window.endedUs) return;
     const node = byId.get(id);
-    if (node.callFrame.functionName === '(idle)') {
-      idleUs += dt;
-      return;
-    }
+    if (node.callFrame.functionName === '(idle)') return;
     busyUs += dt;
     const fn = functionName(node);
-    const where = place(node);
     byFunction.set(fn, (byFunction.get(fn) ?? 0) + dt);
-    byPlace.set(where, (byPlace.get(where) ?? 0) + dt);
   });
-  return { busyUs, idleUs, byFunction, byPlace };
+  return { busyUs, byFunction };
 }
 
 /**
@@ -72,10 +65,9 @@ const ROLES = [
 
 export function threadRole(profile, threadIndex) {
   if (threadIndex === 0) return 'event loop (main thread)';
-  const urls = new Set(profile.nodes.map((node) => node.callFrame.url));
-  for (const [file, role] of ROLES)
-    if ([...urls].some((url) => url === file || url.endsWith(`/${file}`))) return role;
-  return 'other thread';
+  const ran = (file) =>
+    profile.nodes.some(({ callFrame: { url } }) => url === file || url.endsWith(`/${file}`));
+  return ROLES.find(([file]) => ran(file))?.[1] ?? 'other thread';
 }
 
 /**
@@ -88,16 +80,12 @@ export function profilesOf(dir, pid) {
     .map((name) => ({ name, parts: name.split('.') }))
     .filter(({ parts }) => parts[0] === 'CPU' && Number(parts[3]) === pid)
     .map(({ name, parts }) => ({
-      file: path.join(dir, name),
       thread: Number(parts[4]),
       profile: JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')),
     }));
 }
 
-/** The `n` largest entries of a Map of µs, as [name, ms]. */
+/** The `n` largest entries of a Map, largest first. */
 export function largest(map, n) {
-  return [...map.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, n)
-    .map(([name, us]) => [name, us / 1000]);
+  return [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
 }

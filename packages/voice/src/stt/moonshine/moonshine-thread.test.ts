@@ -3,22 +3,21 @@
  * says so when it is missing), the real model, eSpeak speech of our own sentences; and the
  * thread's handling of a worker that dies, with a stand-in worker that really dies.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  appointmentQuestion,
+  MOONSHINE_WORKER,
+  moonshineWorkerBuilt,
+} from '../testing/moonshine.js';
 import { spokenFramesAll, speechToolsAvailable, TEST_VOICES } from '../testing/speech.js';
 import { MoonshineModel } from './moonshine-model.js';
 import { toFloat } from './moonshine-recognizer.js';
 import { MoonshineThread } from './moonshine-thread.js';
 
-const WORKER = fileURLToPath(
-  new URL('../../../dist/stt/moonshine/moonshine-worker.js', import.meta.url),
-);
-const built = existsSync(WORKER);
-if (!built)
-  console.warn(`Skipped: the compiled Moonshine worker is missing (${WORKER}); run npm run build.`);
+const built = moonshineWorkerBuilt();
 
 describe.skipIf(!built || !speechToolsAvailable())('Moonshine on its own thread', () => {
   let thread: MoonshineThread;
@@ -26,14 +25,10 @@ describe.skipIf(!built || !speechToolsAvailable())('Moonshine on its own thread'
   let speech: Float32Array;
   beforeAll(async () => {
     [thread, here] = await Promise.all([
-      MoonshineThread.start({ workerFile: WORKER }),
+      MoonshineThread.start({ workerFile: MOONSHINE_WORKER }),
       MoonshineModel.load(),
     ]);
-    const voice = TEST_VOICES[0] ?? { voice: 'en-us', rate: 160 };
-    const [frames = []] = await spokenFramesAll([
-      { text: 'could someone call me back about my appointment', voice },
-    ]);
-    speech = toFloat(frames);
+    speech = await appointmentQuestion();
   });
   afterAll(async () => {
     await Promise.all([thread.dispose(), here.dispose()]);
@@ -121,7 +116,7 @@ describe.skipIf(!built || !speechToolsAvailable())('Moonshine on its own thread'
 
   it('lets the readings under way finish when it is closed, then refuses the next', async () => {
     // Stopping the thread mid-reading would abort the whole process (see CLOSE_GRACE_MS).
-    const closing = await MoonshineThread.start({ workerFile: WORKER });
+    const closing = await MoonshineThread.start({ workerFile: MOONSHINE_WORKER });
     const reading = closing.transcribe(speech);
     await closing.dispose();
     expect((await reading).text).toMatch(/appointment/i);
@@ -130,9 +125,9 @@ describe.skipIf(!built || !speechToolsAvailable())('Moonshine on its own thread'
 
   it('says why when the model cannot load, and refuses readings once closed', async () => {
     await expect(
-      MoonshineThread.start({ workerFile: WORKER, modelDir: '/nonexistent/moonshine' }),
+      MoonshineThread.start({ workerFile: MOONSHINE_WORKER, modelDir: '/nonexistent/moonshine' }),
     ).rejects.toThrow(/could not load on its thread/);
-    const closing = await MoonshineThread.start({ workerFile: WORKER });
+    const closing = await MoonshineThread.start({ workerFile: MOONSHINE_WORKER });
     await closing.dispose();
     await expect(closing.transcribe(speech)).rejects.toThrow(/closed/);
   }, 60_000);

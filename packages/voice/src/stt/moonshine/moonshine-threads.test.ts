@@ -4,14 +4,17 @@
  * then the real model on two threads (the compiled worker, `npm run build`; the test says
  * so when it is missing).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spokenFramesAll, speechToolsAvailable, TEST_VOICES } from '../testing/speech.js';
+import {
+  appointmentQuestion,
+  MOONSHINE_WORKER,
+  moonshineWorkerBuilt,
+} from '../testing/moonshine.js';
+import { speechToolsAvailable } from '../testing/speech.js';
 import { MoonshineModel } from './moonshine-model.js';
-import { toFloat } from './moonshine-recognizer.js';
 import { MoonshineThreads } from './moonshine-threads.js';
 
 /**
@@ -124,12 +127,7 @@ describe('Moonshine threads (stand-in workers on real threads)', () => {
   });
 });
 
-const WORKER = fileURLToPath(
-  new URL('../../../dist/stt/moonshine/moonshine-worker.js', import.meta.url),
-);
-const built = existsSync(WORKER);
-if (!built)
-  console.warn(`Skipped: the compiled Moonshine worker is missing (${WORKER}); run npm run build.`);
+const built = moonshineWorkerBuilt();
 
 describe.skipIf(!built || !speechToolsAvailable())('Moonshine on two threads (real model)', () => {
   let pool: MoonshineThreads;
@@ -137,14 +135,10 @@ describe.skipIf(!built || !speechToolsAvailable())('Moonshine on two threads (re
   let speech: Float32Array;
   beforeAll(async () => {
     [pool, here] = await Promise.all([
-      MoonshineThreads.start({ size: 2, workerFile: WORKER }),
+      MoonshineThreads.start({ size: 2, workerFile: MOONSHINE_WORKER }),
       MoonshineModel.load(),
     ]);
-    const voice = TEST_VOICES[0] ?? { voice: 'en-us', rate: 160 };
-    const [frames = []] = await spokenFramesAll([
-      { text: 'could someone call me back about my appointment', voice },
-    ]);
-    speech = toFloat(frames);
+    speech = await appointmentQuestion();
   }, 60_000);
   afterAll(async () => {
     await Promise.all([pool.dispose(), here.dispose()]);
