@@ -149,6 +149,26 @@ describe.skipIf(!ready)('GeneralDecoders (real engine)', () => {
     expecting.give(spare);
   });
 
+  it("makes ahead the live calls' shares summed and rounded up: calls unlikely to need one get none", async () => {
+    const sharing = pool({ spares: 0, idleTrimMs: 200, limit: 4 });
+    // Three calls whose callers need one a third of the time: one decoder between them.
+    const thirds = [0, 1, 2].map(() => sharing.expect(1 / 3));
+    await vi.waitFor(() => expect(sharing.count).toBe(1), { timeout: 15_000, interval: 50 });
+    // Calls whose callers never needed one add none, however many.
+    const sure = [0, 1, 2, 3].map(() => sharing.expect(0));
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(sharing.count).toBe(1);
+    // A fourth such third is one more expected decoder (4/3 rounds up to 2).
+    const fourth = sharing.expect(1 / 3);
+    await vi.waitFor(() => expect(sharing.count).toBe(2), { timeout: 15_000, interval: 50 });
+    // Ending, the calls give their shares back: 2/3 left wants one, then none.
+    fourth();
+    thirds[0]!();
+    await vi.waitFor(() => expect(sharing.count).toBe(1), { timeout: 5_000, interval: 50 });
+    for (const end of [...thirds, ...sure]) end();
+    await vi.waitFor(() => expect(sharing.count).toBe(0), { timeout: 5_000, interval: 50 });
+  });
+
   it('frees what it is still making when disposed, and refuses to lend afterwards', async () => {
     const disposed = pool({ spares: 2, idleTrimMs: 60_000 });
     const making = disposed.ready();

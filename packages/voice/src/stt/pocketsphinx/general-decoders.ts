@@ -17,11 +17,14 @@
  * - Given back, a decoder is reused; `spares` idle ones are kept ready (one is made again
  *   whenever one is lent), and after `idleTrimMs` with nothing lent or given back the rest
  *   are freed and their memory returned to the system.
- * - A call that starts says so (`expect()`): the pool makes one decoder ahead for each live
- *   call, up to its limit, while the greeting plays. Calls that start together speak their
- *   first lines together, and a first line has no earlier one to tell whether its caller
- *   needs the general model; making the decoders then (0.3 s of CPU each) would hold up
- *   every one of those turns. The decoders a live call expects are not trimmed.
+ * - A call that starts says so (`expect(share)`): the pool makes decoders ahead for the
+ *   live calls, up to its limit, while the greetings play: one per call whose caller is
+ *   likely to need one, the calls' shares summed and rounded up (a recogniser's share is
+ *   how often its assistant's recent utterances needed the general model; see
+ *   `FallbackHistory`). Calls that start together speak their first lines together, and a
+ *   first line has no earlier one to tell whether its caller needs the general model;
+ *   making the decoders then (0.3 s of CPU each) would hold up every one of those turns.
+ *   The decoders the live calls expect are not trimmed.
  *
  * The shared model is used from this thread only, one decoder at a time. Searches over it
  * are built on a worker thread (`setLmAsync`), which only reads it but counts its
@@ -75,7 +78,7 @@ export class GeneralDecoders {
   #limit: number;
   #overflowAfterMs: number;
   #users = 0;
-  /** Live calls that may need a decoder (`expect()`). */
+  /** Decoders the live calls are expected to need: the sum of their shares (`expect()`). */
   #expected = 0;
   /** The shared language model, once read (null: not yet, or it could not be). */
   #lm: Pointer | null = null;
@@ -116,24 +119,29 @@ export class GeneralDecoders {
   }
 
   /**
-   * A call starts: one more decoder is made ahead (off the event loop, up to the limit)
-   * and kept until the answer is called, when the call ends. Answers at once.
+   * A call starts that needs a general decoder with the likelihood `share` (0–1, default
+   * 1): the live calls' shares, summed and rounded up, are the decoders made ahead (off the
+   * event loop, up to the limit) and kept until the calls end, when they call the answer.
+   * Answers at once.
    */
-  expect(): () => void {
-    this.#expected += 1;
+  expect(share = 1): () => void {
+    const weight = Number.isFinite(share) ? Math.min(1, Math.max(0, share)) : 1;
+    this.#expected += weight;
     this.#fill();
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.#expected -= 1;
+      this.#expected = Math.max(0, this.#expected - weight);
       this.#scheduleTrim();
     };
   }
 
-  /** Decoders kept in existence: the spares, or one per live call, within the limit. */
+  /** Decoders kept in existence: the spares, or those the live calls expect, within the limit. */
   get #wanted(): number {
-    return Math.min(this.#limit, Math.max(this.#spares + this.#lent, this.#expected));
+    // (The shares are sums of fractions: a rounding error must not ask for one more.)
+    const expected = Math.ceil(this.#expected - 1e-9);
+    return Math.min(this.#limit, Math.max(this.#spares + this.#lent, expected));
   }
 
   /** Makes decoders off the event loop until the spares are idle and the expected exist. */

@@ -492,6 +492,55 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     }
   });
 
+  it('makes general decoders ahead only for the share of calls its recent utterances say will need one', async () => {
+    const learning = await PocketsphinxRecognizer.create({
+      vocabulary,
+      cacheDir,
+      vocabularyVersion: 'test',
+      idleTrimMs: 300,
+      generalFallback: 'at-finish',
+      generalSpares: 0,
+      generalLimit: 4,
+      // A general pool of its own (no other recogniser of this file has this weight).
+      languageWeight: { general: 6.8 },
+    });
+    const generals = () => learning.generalDecoders.count;
+    const hear = (i: number) => {
+      const stream = learning.open();
+      for (const frame of audio[i] as Int16Array[]) stream.push(frame);
+      return stream.finish();
+    };
+    try {
+      // Nothing heard yet: every call is guessed to need one.
+      let releases = [learning.reserve(), learning.reserve()];
+      await vi.waitFor(() => expect(generals()).toBe(2), { timeout: 20_000, interval: 50 });
+      for (const release of releases) release();
+      await vi.waitFor(() => expect(generals()).toBe(0), { timeout: 5_000, interval: 50 });
+      // Five callers say the knowledge base's own questions: the domain model hears them all.
+      const sure = indexes('dev')
+        .filter((i) => resultOf(i).model === 'domain')
+        .slice(0, 5);
+      expect(sure).toHaveLength(5);
+      for (const i of sure) expect(hear(i).generalFrames).toBe(0);
+      await vi.waitFor(() => expect(generals()).toBe(0), { timeout: 5_000, interval: 50 });
+      // So three calls that start now get no general decoder made ahead.
+      releases = [learning.reserve(), learning.reserve(), learning.reserve()];
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(generals()).toBe(0);
+      // Five callers off the subject, which only the general model hears: half of the ten
+      // recent utterances needed it, so two more calls get one between them.
+      for (const i of indexes('off').slice(0, 5)) expect(hear(i).model).toBe('general');
+      await vi.waitFor(() => expect(generals()).toBe(0), { timeout: 5_000, interval: 50 });
+      releases.push(learning.reserve(), learning.reserve());
+      await vi.waitFor(() => expect(generals()).toBe(1), { timeout: 20_000, interval: 50 });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(generals()).toBe(1);
+      for (const release of releases) release();
+    } finally {
+      learning.dispose();
+    }
+  });
+
   it('finishes a doubted turn without a general decoder idle by waiting for one made off the event loop', async () => {
     const waiting = await PocketsphinxRecognizer.create({
       vocabulary: POOL_VOCABULARY,

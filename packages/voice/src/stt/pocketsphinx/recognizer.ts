@@ -34,6 +34,7 @@ import type {
 import type { Lexicon } from '../../language/lexicon.js';
 import { buildDomainModelOffThread, type DomainModel } from '../language-model/build.js';
 import { normalizeText } from '../language-model/normalize.js';
+import { FallbackHistory } from './fallback-history.js';
 import {
   generalDecodersFor,
   type GeneralDecoder,
@@ -305,6 +306,8 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
   /** The thread's general decoders, lent to this recogniser's utterances that need one. */
   readonly #generals: GeneralDecoders;
   readonly #leaveGenerals: () => void;
+  /** How often this assistant's recent utterances needed a general decoder. */
+  readonly #fallbacks = new FallbackHistory();
   readonly #streams = new Set<Stream>();
   /** Decoder pairs being made off the event loop. */
   #making = 0;
@@ -453,7 +456,8 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
         search === DEFAULT_SEARCH ? this.#minConfidence : this.#minQuestionConfidence,
         this.#adaptation === 'call' ? startingMean(options.channel) : null,
         search,
-        (s) => {
+        (s, ended) => {
+          if (ended.finished) this.#fallbacks.record(ended.neededGeneral);
           this.#streams.delete(s);
           this.#busy.delete(pair);
           if (this.#disposed) freePair(this.#api, pair);
@@ -477,9 +481,11 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
 
   /**
    * Readies a decoder pair for one more live call, off the event loop, so the call's first
-   * utterance need not make one (which would stall every live call), and has the thread's
-   * general pool make one more decoder ahead for it, within the pool's limit
-   * (`GeneralDecoders.expect()`). Call it when the call starts (its greeting gives the
+   * utterance need not make one (which would stall every live call), and tells the
+   * thread's general pool how likely the call is to need a general decoder: how often this
+   * assistant's recent utterances did (`FallbackHistory`; every call, until five were
+   * heard), so the pool makes decoders ahead for the callers likely to need them, within
+   * its limit (`GeneralDecoders.expect()`). Call it when the call starts (its greeting gives the
    * decoders time to load); the answer gives the reservation back when the call ends.
    * Decoders are kept for reuse until the pools have been idle for `idleTrimMs`, then
    * shrink back to their spares.
@@ -489,7 +495,10 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
     if (this.#disposed) return () => undefined;
     this.#reserved += 1;
     this.#topUp();
-    const releaseGeneral = this.fallback === 'off' ? () => undefined : this.#generals.expect();
+    const releaseGeneral =
+      this.fallback === 'off'
+        ? () => undefined
+        : this.#generals.expect(this.fallback === 'parallel' ? 1 : this.#fallbacks.share);
     let released = false;
     return () => {
       if (released) return;
@@ -659,6 +668,12 @@ function freePair(api: PocketsphinxApi, p: DecoderPair): void {
   if (p.domain) freeDecoder(api, p.domain);
 }
 
+/** How a stream ended: finished (not cancelled), and whether it asked for a general decoder. */
+interface StreamEnd {
+  finished: boolean;
+  neededGeneral: boolean;
+}
+
 class Stream implements PocketsphinxRecognitionStream {
   readonly #api: PocketsphinxApi;
   readonly #pair: DecoderPair;
@@ -669,7 +684,9 @@ class Stream implements PocketsphinxRecognitionStream {
   #askedGeneral = false;
   readonly #fallback: GeneralFallback;
   readonly #minConfidence: number;
-  readonly #release: (s: Stream) => void;
+  /** Called once, when the stream ends: whether it finished, and needed a general decoder. */
+  readonly #release: (s: Stream, ended: StreamEnd) => void;
+  #finished = false;
   /**
    * Frames held back until the utterance's mean is known (a call's first utterance, `call`
    * adaptation); null once decoding has begun.
@@ -712,7 +729,7 @@ class Stream implements PocketsphinxRecognitionStream {
     start: Float32Array | 'measure' | null,
     /** The domain decoder's search for this utterance. */
     search: string,
-    release: (s: Stream) => void,
+    release: (s: Stream, ended: StreamEnd) => void,
     /** Run the general decoder from the start (`RecognitionOptions.expectFallback`). */
     eager = false,
   ) {
@@ -921,6 +938,7 @@ class Stream implements PocketsphinxRecognitionStream {
 
   finish(): DetailedRecognitionResult {
     if (this.#done) throw new Error('RecognitionStream: finish() after finish() or cancel()');
+    this.#finished = true;
     const started = performance.now();
     try {
       // A short utterance is measured whole.
@@ -1078,7 +1096,7 @@ class Stream implements PocketsphinxRecognitionStream {
     this.#done = true;
     this.#frames.length = 0;
     this.#backlog = [];
-    this.#release(this);
+    this.#release(this, { finished: this.#finished, neededGeneral: this.#askedGeneral });
   }
 
   #check(rc: number, what: string): void {
