@@ -38,7 +38,7 @@ export interface PocketsphinxTranscriberOptions {
   threads?: number;
   /**
    * General decoders each recognition thread (or the event loop) keeps at most (about
-   * 61 MB each; see `PocketsphinxRecognizerOptions.generalLimit`). Default
+   * 49 MB each; see `PocketsphinxRecognizerOptions.generalLimit`). Default
    * `DEFAULT_GENERAL_DECODERS_PER_THREAD`.
    */
   generalDecodersPerThread?: number;

@@ -4,8 +4,8 @@
  * many ahead (`GeneralDecoders.expect(share)`) instead of one for every call.
  *
  * Callers who speak an assistant's own wording are heard by its domain model and never
- * borrow one: making a general decoder (about 61 MB) ahead for each of their calls held
- * 506 MB at 8 such calls (issue 14). Callers in their own words need one nearly always.
+ * borrow one: making a general decoder (61 MB then, 49 now) ahead for each of their calls
+ * held 506 MB at 8 such calls (issue 14). Callers in their own words need one nearly always.
  * Until it has heard `minHeard` utterances, a recogniser assumes every call will (the
  * cautious guess: a first line that waits for a decoder made on demand waits 0.3–0.5 s).
  */

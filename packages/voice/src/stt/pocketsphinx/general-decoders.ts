@@ -1,8 +1,9 @@
 /**
  * The general English decoders, shared by every recogniser of a thread. A general decoder
- * holds the full dictionary and a search over the general language model. The model itself
- * (about 34 MB) is read once per pool and shared by its decoders, which then cost about
- * 61 MB each instead of 96 (measured on this machine); an assistant's domain decoder is
+ * holds the dictionary of the words that model can say (`generalDictionary`) and a search
+ * over it. The model itself (about 34 MB) is read once per pool and shared by its
+ * decoders, which then cost about 49 MB each (61 with the installed dictionary; 96 with a
+ * model of their own; measured on this machine); an assistant's domain decoder is
  * about 7 MB. An utterance needs a general decoder only when the domain model doubts it (or
  * the recogniser has no domain model), so they are lent per utterance, not held per call:
  * a few serve many calls.

@@ -87,6 +87,11 @@ export interface PocketsphinxApi {
   /** `readLmAsync`, blocking. */
   readLm(config: Pointer, ps: Pointer, path: string): Pointer | null;
   /**
+   * The words an n-gram model file can say (its unigrams, `<s>` and `</s>` among them),
+   * read on a worker thread with a logmath of its own; null when the file cannot be read.
+   */
+  lmWordsAsync(path: string): Promise<string[] | null>;
+  /**
    * `ps_set_lm`: a search named `name` over a model read by `readLm` (the decoder keeps
    * its own reference). `setLmAsync` builds the search (about 0.3 s for the general
    * model) on a worker thread: building only reads the model, so decoders of the event
@@ -240,6 +245,10 @@ function bind(): PocketsphinxApi {
     'ngram_model_t *ngram_model_read(cmd_ln_t *config, const char *file_name, int file_type, logmath_t *lmath)',
   );
   const ngramModelFree = f(sb, 'int ngram_model_free(ngram_model_t *model)');
+  const ngramCounts = f(sb, 'const uint32_t *ngram_model_get_counts(ngram_model_t *model)');
+  const ngramWord = f(sb, 'const char *ngram_word(ngram_model_t *model, int32_t wid)');
+  const logmathInit = f(sb, 'logmath_t *logmath_init(double base, int shift, int use_table)');
+  const logmathFree = f(sb, 'int logmath_free(logmath_t *lmath)');
   const psSetLm = f(ps, 'int ps_set_lm(ps_decoder_t *ps, const char *name, ngram_model_t *lm)');
   const psSetJsgfFile = f(
     ps,
@@ -315,6 +324,38 @@ function bind(): PocketsphinxApi {
       ),
     readLm: (config, p, path) =>
       ngramModelRead(config, path, NGRAM_AUTO, psGetLogmath(p)) as Pointer | null,
+    lmWordsAsync: async (path) => {
+      const config = cmdLnParseR(null, psArgs(), 0, [], 1) as Pointer | null;
+      if (config === null) return null;
+      // The base pocketsphinx's own logmath uses (`-logbase` 1.0001); only words are read.
+      const lmath = logmathInit(1.0001, 0, 0) as Pointer;
+      try {
+        const lm = await new Promise<Pointer | null>((resolve, reject) => {
+          ngramModelRead.async(
+            config,
+            path,
+            NGRAM_AUTO,
+            lmath,
+            (err: unknown, read: Pointer | null) => (err ? reject(err as Error) : resolve(read)),
+          );
+        });
+        if (lm === null) return null;
+        try {
+          const [unigrams] = koffi.decode(ngramCounts(lm), 'uint32_t', 1) as number[];
+          const words: string[] = [];
+          for (let wid = 0; wid < (unigrams ?? 0); wid++) {
+            const word = ngramWord(lm, wid) as string | null;
+            if (word !== null) words.push(word);
+          }
+          return words;
+        } finally {
+          ngramModelFree(lm);
+        }
+      } finally {
+        logmathFree(lmath);
+        cmdLnFreeR(config);
+      }
+    },
     setLm: (p, name, lm) => psSetLm(p, name, lm) as number,
     setLmAsync: (p, name, lm) =>
       queued(

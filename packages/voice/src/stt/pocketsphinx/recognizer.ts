@@ -35,6 +35,7 @@ import type { Lexicon } from '../../language/lexicon.js';
 import { buildDomainModelOffThread, type DomainModel } from '../language-model/build.js';
 import { normalizeText } from '../language-model/normalize.js';
 import { FallbackHistory } from './fallback-history.js';
+import { generalDictionary } from './general-dictionary.js';
 import {
   generalDecodersFor,
   type GeneralDecoder,
@@ -74,7 +75,7 @@ const CHANNEL_PROVIDER = 'pocketsphinx-cmn';
 export interface PocketsphinxRecognizerOptions {
   /** The assistant's vocabulary; without it only the general model runs. */
   vocabulary?: DomainVocabulary;
-  /** Folder for built domain models (cached by content hash). */
+  /** Folder for built domain models (cached by content hash) and the general dictionary. */
   cacheDir: string;
   /** The assistant's version or content hash, part of the model cache key. */
   vocabularyVersion?: string;
@@ -129,7 +130,7 @@ export interface PocketsphinxRecognizerOptions {
    */
   generalSpares?: number;
   /**
-   * Most general decoders of the thread's pool at once (about 61 MB each); past it an
+   * Most general decoders of the thread's pool at once (about 49 MB each); past it an
    * utterance that doubts waits for one another utterance gives back. Default: no limit.
    */
   generalLimit?: number;
@@ -243,7 +244,7 @@ interface Decoder {
 
 /**
  * What a live call holds: its domain decoder (about 7 MB) and a front end. The general
- * decoder (about 61 MB, beside the model its thread's decoders share) is lent per
+ * decoder (about 49 MB, beside the model its thread's decoders share) is lent per
  * utterance, and only when needed (`GeneralDecoders`). Without a domain model a pair holds nothing: every utterance borrows a general decoder.
  */
 interface DecoderPair {
@@ -370,13 +371,15 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
         })
       : undefined;
     const spec: PairSpec = { files, domain: domainModel, ...flags };
+    // The installed dictionary less the words the general model never says (made once).
+    const generalDict = await generalDictionary(api, files, options.cacheDir);
     const started = performance.now();
     const count = Math.max(1, options.decoders ?? 1);
     const pairs: DecoderPair[] = [];
     const generals = generalDecodersFor(
       api,
       {
-        args: ['-hmm', files.acousticModel, '-dict', files.dictionary, ...flags.generalFlags],
+        args: ['-hmm', files.acousticModel, '-dict', generalDict, ...flags.generalFlags],
         lm: files.generalLm,
       },
       {
