@@ -336,9 +336,7 @@ export class CallSession {
     this.stream = this.stages.recognizer.open({
       ...(this.channel ? { channel: this.channel } : {}),
       ...(question !== undefined ? { question } : {}),
-      ...(this.lastHeardBy !== undefined && this.lastHeardBy !== 'domain'
-        ? { expectFallback: true }
-        : {}),
+      ...(this.lastHeardBy !== undefined ? { expectFallback: this.lastHeardBy !== 'domain' } : {}),
     });
     for (const frame of frames) this.stream.push(frame);
     this.lastPartial = '';

@@ -469,7 +469,8 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
             this.#scheduleTrim();
           }
         },
-        options.expectFallback === true,
+        // The call's first utterance goes by how this assistant's other callers spoke.
+        options.expectFallback ?? this.#fallbacks.expectsFallback,
       );
     } catch (err) {
       // A decoder that failed to start an utterance is not trusted again.
