@@ -50,6 +50,22 @@ export function callerScripts(calls, turns, lines) {
   }));
 }
 
+/** The options of this process its callers' process keeps. */
+export function callerExecArgv(execArgv) {
+  const kept = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i];
+    if (arg.startsWith('--cpu-prof')) continue;
+    if (['-e', '--eval', '-p', '--print'].includes(arg)) {
+      i += 1; // and the code after it
+      continue;
+    }
+    if (/^(--eval|--print)=/.test(arg)) continue;
+    kept.push(arg);
+  }
+  return kept;
+}
+
 /**
  * Runs one step's callers (`job` as concurrency-callers.mjs takes it). `meter()` is called
  * once every caller's speech is ready, just before they start, and returns a function that
@@ -59,8 +75,10 @@ export function callerScripts(calls, turns, lines) {
 export async function runCallerStep(job, meter) {
   const child = fork(fromRoot('bench/lib/concurrency-callers.mjs'), {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    // A server profiled with --cpu-prof (bench/cpu-profile.bench.mjs): not its callers.
-    execArgv: process.execArgv.filter((arg) => !arg.startsWith('--cpu-prof')),
+    // A server profiled with --cpu-prof (bench/cpu-profile.bench.mjs): not its callers. Nor
+    // the code of a `node -e`/`-p` that imported a benchmark: the callers would run it again
+    // instead of their own script, and fork callers of their own, without end.
+    execArgv: callerExecArgv(process.execArgv),
   });
   try {
     const exited = new Promise((_, reject) =>
