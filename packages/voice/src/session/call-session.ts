@@ -336,7 +336,9 @@ export class CallSession {
     this.stream = this.stages.recognizer.open({
       ...(this.channel ? { channel: this.channel } : {}),
       ...(question !== undefined ? { question } : {}),
-      ...(this.lastHeardBy !== undefined ? { expectFallback: this.lastHeardBy !== 'domain' } : {}),
+      ...(this.lastHeardBy !== undefined && this.lastHeardBy !== 'domain'
+        ? { expectFallback: true }
+        : {}),
     });
     for (const frame of frames) this.stream.push(frame);
     this.lastPartial = '';

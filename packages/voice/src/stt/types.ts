@@ -73,9 +73,7 @@ export interface RecognitionOptions {
    * `model` was not `domain`): a caller who says things in their own words tends to go on
    * doing so, so a recogniser with a fallback may run it from the start of this one instead
    * of waiting to doubt the first (pocketsphinx: the general decoder decodes beside the
-   * domain one, and is not a whole utterance behind when the turn ends). False: the call's
-   * previous utterance was heard by the first model. Absent (the call's first utterance):
-   * the recogniser may guess from how its other callers spoke.
+   * domain one, and is not a whole utterance behind when the turn ends).
    */
   expectFallback?: boolean;
 }

@@ -23,16 +23,4 @@ describe('FallbackHistory', () => {
     history.record(true);
     expect(history.share).toBe(0.25);
   });
-
-  it('expects a first utterance to need the fallback once at least half the recent ones did, not on a hunch', () => {
-    const history = new FallbackHistory({ size: 4, minHeard: 2 });
-    history.record(true);
-    // One heard: the share is the cautious guess (1), but nothing is known yet.
-    expect(history.share).toBe(1);
-    expect(history.expectsFallback).toBe(false);
-    history.record(false);
-    expect(history.expectsFallback).toBe(true);
-    history.record(false);
-    expect(history.expectsFallback).toBe(false);
-  });
 });

@@ -13,7 +13,7 @@ import {
   TEST_VOICES,
   type Voice,
 } from '../testing/speech.js';
-import type { ChannelEstimate, DomainVocabulary, RecognitionOptions } from '../types.js';
+import type { ChannelEstimate, DomainVocabulary } from '../types.js';
 import { corpusWordErrorRate } from '../wer.js';
 import {
   checkModel,
@@ -646,38 +646,6 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
       expect(plain.result.generalFrames).toBe(0);
     } finally {
       eager.dispose();
-    }
-  });
-
-  it("runs the general decoder from a call's first utterance once most of its assistant's recent utterances needed it", async () => {
-    const guessing = await PocketsphinxRecognizer.create({
-      vocabulary,
-      cacheDir,
-      vocabularyVersion: 'test',
-      // A pool of its own (no other recogniser of this file has this weight).
-      languageWeight: { general: 7.6 },
-    });
-    try {
-      const line = audio[firstVoiceLine(DEV_LINES[0] as string)] as Int16Array[];
-      const hear = (frames: Int16Array[], options?: RecognitionOptions) => {
-        const stream = guessing.open(options);
-        for (const frame of frames) stream.push(frame);
-        return stream.finish();
-      };
-      // Nothing heard yet: no guess, the general decoder waits for the domain model to doubt.
-      expect(hear(line).generalFrames).toBe(0);
-      // Five callers off the subject, which only the general model hears.
-      for (const i of indexes('off').slice(0, 5))
-        expect(hear(audio[i] as Int16Array[]).model).toBe('general');
-      // Five of six needed it: a first utterance runs it from the start, and a sure domain
-      // answer is still the one taken…
-      const first = hear(line);
-      expect(first.generalFrames).toBeGreaterThan(0);
-      expect(first.model).toBe('domain');
-      // …while a later one goes by what its call said before.
-      expect(hear(line, { expectFallback: false }).generalFrames).toBe(0);
-    } finally {
-      guessing.dispose();
     }
   });
 

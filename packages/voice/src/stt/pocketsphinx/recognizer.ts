@@ -469,8 +469,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
             this.#scheduleTrim();
           }
         },
-        // The call's first utterance goes by how this assistant's other callers spoke.
-        options.expectFallback ?? this.#fallbacks.expectsFallback,
+        options.expectFallback === true,
       );
     } catch (err) {
       // A decoder that failed to start an utterance is not trusted again.
