@@ -6,6 +6,13 @@ import { readFileSync } from 'node:fs';
 
 export type PronunciationDictionary = ReadonlyMap<string, readonly string[]>;
 
+/** A dictionary line's word, without its variant number (`read(2)` is `read`). */
+export function headword(line: string): string {
+  const trimmed = line.trimStart();
+  const end = trimmed.search(/\s/);
+  return (end < 0 ? trimmed : trimmed.slice(0, end)).replace(/\(\d+\)$/, '');
+}
+
 /** Parses dictionary text into word → pronunciations (the first is the main one). */
 export function parseDictionary(text: string): Map<string, string[]> {
   const dict = new Map<string, string[]>();
@@ -14,7 +21,7 @@ export function parseDictionary(text: string): Map<string, string[]> {
     if (trimmed === '' || trimmed.startsWith(';;;')) continue;
     const space = trimmed.search(/\s/);
     if (space <= 0) continue;
-    const word = trimmed.slice(0, space).replace(/\(\d+\)$/, '');
+    const word = headword(trimmed);
     const phones = trimmed.slice(space).trim().replace(/\s+/g, ' ');
     if (phones === '') continue;
     const list = dict.get(word);

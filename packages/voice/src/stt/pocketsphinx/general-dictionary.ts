@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { headword } from '../language-model/dictionary.js';
 import type { ModelFiles, PocketsphinxApi } from './native.js';
 
 /** Bumped when what is kept changes, so older files are not reused. */
@@ -28,14 +29,11 @@ export function generalDictionaryPath(files: ModelFiles, cacheDir: string): stri
   return join(cacheDir, `general-${hash.digest('hex').slice(0, 16)}.dict`);
 }
 
-/** A dictionary line's word, without its variant number (`read(2)` is `read`). */
-function headword(line: string): string {
-  const end = line.search(/\s/);
-  const word = end < 0 ? line : line.slice(0, end);
-  return word.replace(/\(\d+\)$/, '');
-}
-
-/** The installed dictionary's lines for the words in `words`, variants included. */
+/**
+ * The installed dictionary's lines for the words in `words`, variants included, as they
+ * are and in their order (not `formatDictionary`, which sorts and renumbers: the decoders'
+ * word ids, and so their ties, would differ from the installed dictionary's).
+ */
 export function keptLines(dictionary: string, words: ReadonlySet<string>): string[] {
   return dictionary.split('\n').filter((line) => line.trim() !== '' && words.has(headword(line)));
 }

@@ -330,15 +330,19 @@ function bind(): PocketsphinxApi {
       // The base pocketsphinx's own logmath uses (`-logbase` 1.0001); only words are read.
       const lmath = logmathInit(1.0001, 0, 0) as Pointer;
       try {
-        const lm = await new Promise<Pointer | null>((resolve, reject) => {
-          ngramModelRead.async(
-            config,
-            path,
-            NGRAM_AUTO,
-            lmath,
-            (err: unknown, read: Pointer | null) => (err ? reject(err as Error) : resolve(read)),
-          );
-        });
+        const lm = await queued(
+          () =>
+            new Promise<Pointer | null>((resolve, reject) => {
+              ngramModelRead.async(
+                config,
+                path,
+                NGRAM_AUTO,
+                lmath,
+                (err: unknown, read: Pointer | null) =>
+                  err ? reject(err as Error) : resolve(read),
+              );
+            }),
+        );
         if (lm === null) return null;
         try {
           const [unigrams] = koffi.decode(ngramCounts(lm), 'uint32_t', 1) as number[];
