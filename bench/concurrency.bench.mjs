@@ -55,6 +55,13 @@ function giveUpReason(step) {
   const p95 = step.voiceToVoiceMs?.p95 ?? Infinity;
   return p95 > GIVE_UP_P95_MS ? `its p95 (${p95} ms) passed ${GIVE_UP_P95_MS} ms` : null;
 }
+/**
+ * The callers of a step of the staggered ramp arrive over this long (seeded, uniformly):
+ * about one turn of a call (a line, the answer and the pause after it), so their turns fall
+ * at any moment of one another's, as the turns of calls that started at different times do.
+ */
+const ARRIVAL_SPREAD_MS = 10_000;
+
 /** The ramp; it gives up at its end even if every step passed (about a minute per step). */
 const FULL = {
   steps: [1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48],
@@ -73,10 +80,11 @@ const QUICK = {
 };
 
 /**
- * `CONCURRENCY_STEPS=1,12` runs only those steps (no knowledge-base ramp, no wait for the
- * memory after the calls), for a profile of one load (bench/cpu-profile.bench.mjs,
+ * `CONCURRENCY_STEPS=1,12` runs only those steps (no staggered or knowledge-base ramp, no
+ * wait for the memory after the calls), for a profile of one load (bench/cpu-profile.bench.mjs,
  * bench/lib/cpu-profile-summary.mjs); `CONCURRENCY_LINES=
- * knowledge-base` speaks the knowledge base's own wording instead; `RECOGNITION_THREADS`,
+ * knowledge-base` speaks the knowledge base's own wording instead; `CONCURRENCY_ARRIVALS_S=10`
+ * spreads the callers' arrivals over that many seconds; `RECOGNITION_THREADS`,
  * `DENOISE_THREADS` (0: that work on the event loop), `MOONSHINE_THREADS` and
  * `GENERAL_DECODERS_PER_THREAD`
  * are passed to the server.
@@ -92,6 +100,15 @@ function chosenSteps() {
   });
 }
 
+function arrivalSpreadMs() {
+  const seconds = Number(process.env.CONCURRENCY_ARRIVALS_S ?? 0);
+  if (!Number.isFinite(seconds) || seconds < 0)
+    throw new Error(
+      `CONCURRENCY_ARRIVALS_S: not a number of seconds: ${process.env.CONCURRENCY_ARRIVALS_S}`,
+    );
+  return Math.round(seconds * 1000);
+}
+
 export async function run({ quick, log }) {
   const chosen = chosenSteps();
   const plan = quick
@@ -102,6 +119,7 @@ export async function run({ quick, log }) {
           ...FULL,
           steps: chosen,
           only: true,
+          arrivalSpreadMs: arrivalSpreadMs(),
           ...(process.env.CONCURRENCY_LINES === 'knowledge-base' ? { lines: undefined } : {}),
         };
   const lines = plan.lines === 'paraphrases' ? paraphraseScriptLines() : scriptLines(plan.lines);
@@ -124,19 +142,23 @@ export async function run({ quick, log }) {
     ),
   });
   try {
-    const job = (calls, turns, spoken = lines) => ({
+    const job = (calls, turns, spoken = lines, spreadMs = plan.arrivalSpreadMs ?? 0) => ({
       ...serverAccess(server),
       overrides,
-      callers: callerScripts(calls, turns, spoken),
+      callers: callerScripts(calls, turns, spoken, { arrivalSpreadMs: spreadMs }),
     });
     // One call first, not counted: the server loads eSpeak, builds the recogniser and its
     // first decoders on first use, which is not a per-call cost.
     await measureStep(server, job(1, plan.warmUpTurns), rssMb());
     const startRssMb = rssMb();
-    const ramp = async (spoken, { pastLimit }) => {
+    const ramp = async (spoken, { pastLimit, spreadMs }) => {
       const steps = [];
       for (const calls of plan.steps) {
-        const step = await measureStep(server, job(calls, plan.turns, spoken), startRssMb);
+        const step = await measureStep(
+          server,
+          job(calls, plan.turns, spoken, spreadMs),
+          startRssMb,
+        );
         steps.push(step);
         log(describe(step, steps[0]));
         // One call alone must work: otherwise there is no baseline, and it is a bug, not a
@@ -156,9 +178,16 @@ export async function run({ quick, log }) {
     // Memory given back: the decoder pools shrink to their spares once idle (not in the
     // smoke test, which would spend a minute waiting).
     const afterIdle = quick || plan.only ? null : await rssAfterIdle(startRssMb, log);
+    // The same callers arriving over a turn's time instead of all at once: their first
+    // lines no longer all end in the same second.
+    const staggered = !quick && !plan.only;
+    if (staggered) log(`the same ramp, the calls arriving over ${ARRIVAL_SPREAD_MS / 1000} s`);
+    const staggeredSteps = staggered
+      ? await ramp(lines, { pastLimit: false, spreadMs: ARRIVAL_SPREAD_MS })
+      : null;
     if (reference !== null) log('the same ramp with the knowledge base’s own wording');
     const referenceSteps = reference === null ? null : await ramp(reference, { pastLimit: false });
-    return report(steps, afterIdle, referenceSteps);
+    return report(steps, afterIdle, referenceSteps, staggeredSteps);
   } finally {
     await server.close();
   }
@@ -321,7 +350,7 @@ function rampTable(steps) {
 }
 
 /** Where each step's waits went, as the server measured them (the call records' latency). */
-function stagesTable(steps) {
+function stagesTable(steps, { staggered = false } = {}) {
   const measured = steps.filter((step) => step.serverStages?.turns > 0);
   if (measured.length === 0) return 'Server-side stages: no turns recorded.';
   const models = ['domain', 'general', 'neural'];
@@ -342,15 +371,16 @@ function stagesTable(steps) {
   return [
     'Where the wait goes, as the server measured each turn (call records’ `latency.turns`): ' +
       SERVER_STAGES.map(([stage, what]) => `\`${stage}\` is the ${what}`).join('; ') +
-      '. A call’s first turn has nothing earlier to learn from (its channel, whether the caller needs the general model) and a step’s calls all start at once, so its recognition is also shown apart from the later turns’. The callers’ figures above add the network and their own timers.',
+      `. A call’s first turn has nothing earlier to learn from (its channel, whether the caller needs the general model) ${staggered ? '' : 'and a step’s calls all start at once, '}so its recognition is also shown apart from the later turns’. The callers’ figures above add the network and their own timers.`,
     '',
     table(headers, rows),
   ].join('\n');
 }
 
-function report(steps, afterIdle, referenceSteps = null) {
+function report(steps, afterIdle, referenceSteps = null, staggeredSteps = null) {
   const { markdown: main, sustained, stop, single } = rampTable(steps);
   const reference = referenceSteps === null ? null : rampTable(referenceSteps);
+  const staggered = staggeredSteps === null ? null : rampTable(staggeredSteps);
   const memory = memoryPerCall(steps);
   const markdown = [
     main,
@@ -361,6 +391,17 @@ function report(steps, afterIdle, referenceSteps = null) {
     afterIdle === null
       ? 'Memory after the calls: not measured in this run (the quick one, or only some steps).'
       : `Memory after the calls: ${afterIdle.waitSeconds} s after the last step ended (the decoder pools idle ${DEFAULT_IDLE_TRIM_MS / 1000} s, then shrink to their spares), the server's RSS was ${Math.abs(afterIdle.rssGrowthMb)} MB ${afterIdle.rssGrowthMb < 0 ? 'below' : 'above'} what it was after the warm-up call (at the peak: ${Math.max(...steps.map((step) => step.serverRssGrowthMb ?? 0))} MB above).`,
+    ...(staggered === null
+      ? []
+      : [
+          '',
+          `The same ramp with the callers arriving over ${ARRIVAL_SPREAD_MS / 1000} s (seeded, uniformly; about one turn of a call) instead of all at once, so that their first lines do not all end in the same second, as the turns of calls that started at different times do not (it stops at its first miss):`,
+          '',
+          staggered.markdown,
+          '',
+          stagesTable(staggeredSteps, { staggered: true }),
+          '',
+        ]),
     ...(reference === null
       ? []
       : [
@@ -382,10 +423,16 @@ function report(steps, afterIdle, referenceSteps = null) {
         steps.find((step) => step.calls === sustained)?.serverCpuPerCallPct ?? null,
       serverRssMbPerCall: memory,
       serverRssGrowthAfterIdleMb: afterIdle?.rssGrowthMb ?? null,
+      staggeredArrivalsSustainedCalls: staggered?.sustained ?? null,
+      arrivalSpreadSeconds: staggered === null ? null : ARRIVAL_SPREAD_MS / 1000,
       knowledgeBaseWordingSustainedCalls: reference?.sustained ?? null,
     },
     markdown,
-    details: { steps, knowledgeBaseWordingSteps: referenceSteps },
+    details: {
+      steps,
+      staggeredArrivalSteps: staggeredSteps,
+      knowledgeBaseWordingSteps: referenceSteps,
+    },
   };
 }
 

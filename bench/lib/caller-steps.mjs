@@ -38,11 +38,19 @@ export function paraphraseScriptLines() {
   return lines;
 }
 
-/** N callers: rotating voices, each starting at a different line, with seeded 1–2 s pauses. */
-export function callerScripts(calls, turns, lines) {
+/**
+ * N callers: rotating voices, each starting at a different line, with seeded 1–2 s pauses.
+ * With `arrivalSpreadMs`, the callers arrive (start their calls) at seeded times spread
+ * over that long, as calls do when they are not all started by one script at once: the
+ * first at once, the others uniformly after it. Without it, all at once.
+ */
+export function callerScripts(calls, turns, lines, { arrivalSpreadMs = 0 } = {}) {
   const random = voice.createPrng(calls);
+  // Its own sequence, so the pauses are the same with or without a spread.
+  const arrivals = voice.createPrng(calls + 1000);
   return Array.from({ length: calls }, (_, i) => ({
     voice: VOICES[i % VOICES.length],
+    startAfterMs: i === 0 ? 0 : Math.round(arrivalSpreadMs * arrivals()),
     turns: Array.from({ length: turns }, (_, t) => ({
       ...lines[(i + t) % lines.length],
       pauseMs: Math.round(1000 + 1000 * random()),

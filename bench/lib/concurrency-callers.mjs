@@ -45,6 +45,8 @@ async function runStep(job) {
   try {
     const calls = await Promise.all(
       job.callers.map(async (script, i) => {
+        if (script.startAfterMs > 0)
+          await new Promise((resolve) => setTimeout(resolve, script.startAfterMs));
         const call = await createWebCall(job);
         const caller = await Caller.connect(socketUrl(call.webCallUrl, job.socketOrigin));
         callers.push(caller);
