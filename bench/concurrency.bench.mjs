@@ -179,11 +179,12 @@ export async function run({ quick, log }) {
     // smoke test, which would spend a minute waiting).
     const afterIdle = quick || plan.only ? null : await rssAfterIdle(startRssMb, log);
     // The same callers arriving over a turn's time instead of all at once: their first
-    // lines no longer all end in the same second.
+    // lines no longer all end in the same second. It too goes on past its first miss, for
+    // the memory and CPU per call at the higher counts the all-at-once ramp cannot reach.
     const staggered = !quick && !plan.only;
     if (staggered) log(`the same ramp, the calls arriving over ${ARRIVAL_SPREAD_MS / 1000} s`);
     const staggeredSteps = staggered
-      ? await ramp(lines, { pastLimit: false, spreadMs: ARRIVAL_SPREAD_MS })
+      ? await ramp(lines, { pastLimit: true, spreadMs: ARRIVAL_SPREAD_MS })
       : null;
     if (reference !== null) log('the same ramp with the knowledge base’s own wording');
     const referenceSteps = reference === null ? null : await ramp(reference, { pastLimit: false });
@@ -395,7 +396,7 @@ function report(steps, afterIdle, referenceSteps = null, staggeredSteps = null) 
       ? []
       : [
           '',
-          `The same ramp with the callers arriving over ${ARRIVAL_SPREAD_MS / 1000} s (seeded, uniformly; about one turn of a call) instead of all at once, so that their first lines do not all end in the same second, as the turns of calls that started at different times do not (it stops at its first miss):`,
+          `The same ramp with the callers arriving over ${ARRIVAL_SPREAD_MS / 1000} s (seeded, uniformly; about one turn of a call) instead of all at once, so that their first lines do not all end in the same second, as the turns of calls that started at different times do not (like the first, it goes on past its first miss until a turn fails or a step's p95 passes ${GIVE_UP_P95_MS} ms); about ${memoryPerCall(staggeredSteps) ?? '–'} MB of server RSS per extra call (slope of peak RSS over its steps):`,
           '',
           staggered.markdown,
           '',
@@ -412,7 +413,10 @@ function report(steps, afterIdle, referenceSteps = null, staggeredSteps = null) 
           '',
         ]),
     `Caveat: the callers (WebSocket, a 20 ms real-time timer each, speech synthesized before each step) run on the same ${os.cpus().length} cores as the server, so at high counts they compete with it; their own CPU is the "callers'" column. The machine is shared, so latencies are noisy: the load average at each step's start is in the JSON.`,
-  ].join('\n');
+  ]
+    .join('\n')
+    // One blank line between blocks, whichever of them this run has.
+    .replace(/\n{3,}/g, '\n\n');
   return {
     summary: {
       sustainedCalls: sustained,
@@ -424,6 +428,8 @@ function report(steps, afterIdle, referenceSteps = null, staggeredSteps = null) 
       serverRssMbPerCall: memory,
       serverRssGrowthAfterIdleMb: afterIdle?.rssGrowthMb ?? null,
       staggeredArrivalsSustainedCalls: staggered?.sustained ?? null,
+      staggeredArrivalsServerRssMbPerCall:
+        staggeredSteps === null ? null : memoryPerCall(staggeredSteps),
       arrivalSpreadSeconds: staggered === null ? null : ARRIVAL_SPREAD_MS / 1000,
       knowledgeBaseWordingSustainedCalls: reference?.sustained ?? null,
     },
