@@ -382,6 +382,7 @@ function report(steps, afterIdle, referenceSteps = null, staggeredSteps = null) 
   const { markdown: main, sustained, stop, single } = rampTable(steps);
   const reference = referenceSteps === null ? null : rampTable(referenceSteps);
   const staggered = staggeredSteps === null ? null : rampTable(staggeredSteps);
+  const staggeredMemory = staggeredSteps === null ? null : memoryPerCall(staggeredSteps);
   const memory = memoryPerCall(steps);
   const markdown = [
     main,
@@ -396,7 +397,7 @@ function report(steps, afterIdle, referenceSteps = null, staggeredSteps = null) 
       ? []
       : [
           '',
-          `The same ramp with the callers arriving over ${ARRIVAL_SPREAD_MS / 1000} s (seeded, uniformly; about one turn of a call) instead of all at once, so that their first lines do not all end in the same second, as the turns of calls that started at different times do not (like the first, it goes on past its first miss until a turn fails or a step's p95 passes ${GIVE_UP_P95_MS} ms); about ${memoryPerCall(staggeredSteps) ?? '–'} MB of server RSS per extra call (slope of peak RSS over its steps):`,
+          `The same ramp with the callers arriving over ${ARRIVAL_SPREAD_MS / 1000} s (seeded, uniformly; about one turn of a call) instead of all at once, so that their first lines do not all end in the same second, as the turns of calls that started at different times do not (like the first, it goes on past its first miss until a turn fails or a step's p95 passes ${GIVE_UP_P95_MS} ms); about ${staggeredMemory ?? '–'} MB of server RSS per extra call (slope of peak RSS over its steps):`,
           '',
           staggered.markdown,
           '',
@@ -428,8 +429,7 @@ function report(steps, afterIdle, referenceSteps = null, staggeredSteps = null) 
       serverRssMbPerCall: memory,
       serverRssGrowthAfterIdleMb: afterIdle?.rssGrowthMb ?? null,
       staggeredArrivalsSustainedCalls: staggered?.sustained ?? null,
-      staggeredArrivalsServerRssMbPerCall:
-        staggeredSteps === null ? null : memoryPerCall(staggeredSteps),
+      staggeredArrivalsServerRssMbPerCall: staggeredMemory,
       arrivalSpreadSeconds: staggered === null ? null : ARRIVAL_SPREAD_MS / 1000,
       knowledgeBaseWordingSustainedCalls: reference?.sustained ?? null,
     },
