@@ -100,7 +100,10 @@ describe.skipIf(!built || !pocketsphinxAvailable() || !speechToolsAvailable())(
   },
 );
 
-/** A worker that speaks the pool's messages: it "hears" how many frames it was given. */
+/**
+ * A worker that speaks the pool's messages: it "hears" how many frames it was given, and
+ * counts the messages it was sent.
+ */
 const STAND_IN = `
 import { existsSync, writeFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -111,7 +114,12 @@ if (failStartMarker && !existsSync(failStartMarker)) {
   process.exit(4);
 }
 const frames = new Map();
-parentPort.on('message', (m) => {
+let received = 0;
+parentPort.on('message', (message) => {
+  received += 1;
+  for (const m of message.type === 'batch' ? message.messages : [message]) receive(m);
+});
+function receive(m) {
   if (m.type === 'recognizer') parentPort.postMessage({ type: 'made', key: m.key, ok: true, decoderInitMs: 1, hasDomain: true });
   else if (m.type === 'open') frames.set(m.stream, 0);
   else if (m.type === 'push') {
@@ -121,9 +129,10 @@ parentPort.on('message', (m) => {
   else if (m.type === 'finish') {
     parentPort.postMessage({ type: 'result', stream: m.stream, ok: true, result: { text: 'heard ' + frames.get(m.stream), model: 'domain', confidence: 1, finishMs: 0, generalFrames: 0 } });
     frames.delete(m.stream);
-  } else if (m.type === 'count') parentPort.postMessage({ type: 'count', request: m.request, decoders: frames.size });
+  // Its "decoders" are the messages it was sent (a batch is one).
+  } else if (m.type === 'count') parentPort.postMessage({ type: 'count', request: m.request, decoders: received });
   else if (m.type === 'close') parentPort.close();
-});
+}
 parentPort.postMessage({ type: 'ready' });
 `;
 
@@ -158,6 +167,32 @@ describe('recognition threads that die (stand-in worker)', () => {
       expect(next.confidenceSoFar()).toBe(1);
       expect((await next.finish()).text).toBe('heard 3');
       release();
+    } finally {
+      await threads.close();
+    }
+  });
+
+  it('sends what one turn of the event loop said to a thread in one message, in order', async () => {
+    const threads = new RecognitionThreads({ size: 1, workerFile });
+    try {
+      const recognizer = await threads.recognizer('k', { cacheDir: dir });
+      const first = recognizer.open();
+      const second = recognizer.open();
+      // Two calls' frames in one turn, then a sync: one message, decoded in order.
+      for (let i = 0; i < 3; i++) {
+        first.push(frame(1));
+        second.push(frame(1));
+      }
+      second.push(frame(1));
+      const [heardFirst, heardSecond] = await Promise.all([first.pause(), second.pause()]);
+      expect(heardFirst).toEqual(['heard 3']);
+      expect(heardSecond).toEqual(['heard 4']);
+      // The stand-in answers a count with the messages it was sent: the recogniser; the two
+      // opens, seven frames and two syncs together; the count itself (one message each, it
+      // was 13).
+      expect(await recognizer.decoderCount()).toBe(3);
+      expect((await first.finish()).text).toBe('heard 3');
+      expect((await second.finish()).text).toBe('heard 4');
     } finally {
       await threads.close();
     }

@@ -10,6 +10,8 @@
  * - A call's reservation is placed on the thread with the fewest; an utterance opens on
  *   the thread with the most pairs ready for it (reserved and not in use), so its first
  *   frame finds one, then on the one with the fewest live utterances.
+ * - What the event loop says to a thread during one of its turns (every live call's frame,
+ *   a finish, a sync) goes in one message, and the thread answers likewise.
  * - A thread that dies is replaced. What had not reached it yet (it was still starting)
  *   goes to its replacement; the utterances it was decoding are lost, and their streams
  *   fail with `RecognizerLostError`, which ends those calls saying why. Its recognisers
@@ -22,7 +24,13 @@ import { Worker } from 'node:worker_threads';
 import { RecognizerLostError } from '../../recognizer-lost.js';
 import type { RecognitionOptions, RecognitionStream, SpeechRecognizer } from '../../types.js';
 import type { DetailedRecognitionResult } from '../recognizer.js';
-import type { FromThread, ThreadRecognizerOptions, ToThread } from './messages.js';
+import type {
+  FromThread,
+  FromThreadMessage,
+  ThreadRecognizerOptions,
+  ToThread,
+  ToThreadMessage,
+} from './messages.js';
 
 /** The compiled worker (absent when running from TypeScript sources, as in unit tests). */
 export const RECOGNIZER_WORKER_FILE = fileURLToPath(
@@ -62,8 +70,9 @@ function sparesOn(index: number, options: ThreadRecognizerOptions): ThreadRecogn
 /** One thread of the pool: its worker (replaced when it dies) and what lives on it. */
 class Slot {
   worker: Worker | null = null;
-  /** Messages held until the worker says it is up. */
-  #outbox: { message: ToThread; transfer?: ArrayBuffer[] }[] = [];
+  /** Messages not yet sent: held until the worker says it is up, then until the next flush. */
+  #outbox: { message: ToThreadMessage; transfer?: ArrayBuffer[] }[] = [];
+  #flushScheduled = false;
   #up = false;
   #failedStarts = 0;
   #closing = false;
@@ -85,13 +94,32 @@ class Slot {
     this.#spawn();
   }
 
-  post(message: ToThread, transfer?: ArrayBuffer[]): void {
+  post(message: ToThreadMessage, transfer?: ArrayBuffer[]): void {
     if (this.broken !== null) return;
-    if (!this.#up || this.worker === null) {
-      this.#outbox.push(transfer === undefined ? { message } : { message, transfer });
-      return;
-    }
-    this.worker.postMessage(message, transfer);
+    this.#outbox.push(transfer === undefined ? { message } : { message, transfer });
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#flushScheduled || !this.#up) return;
+    this.#flushScheduled = true;
+    // After this turn's I/O callbacks: every call whose frame arrived in it is in the batch.
+    setImmediate(() => this.#flush());
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    const worker = this.worker;
+    if (worker === null || !this.#up || this.#outbox.length === 0) return;
+    const held = this.#outbox;
+    this.#outbox = [];
+    const transfer: ArrayBuffer[] = [];
+    for (const item of held) if (item.transfer !== undefined) transfer.push(...item.transfer);
+    const message: ToThread =
+      held.length === 1
+        ? (held[0] as { message: ToThreadMessage }).message
+        : { type: 'batch', messages: held.map((item) => item.message) };
+    worker.postMessage(message, transfer);
   }
 
   /** Makes a recogniser here; settles once the thread has it (or could not make it). */
@@ -146,13 +174,19 @@ class Slot {
   }
 
   #receive(message: FromThread): void {
+    if (message.type === 'batch') {
+      for (const m of message.messages) this.#receiveOne(m);
+      return;
+    }
+    this.#receiveOne(message);
+  }
+
+  #receiveOne(message: FromThreadMessage): void {
     switch (message.type) {
       case 'ready': {
         this.#up = true;
         this.#failedStarts = 0;
-        const held = this.#outbox;
-        this.#outbox = [];
-        for (const { message: m, transfer } of held) this.worker?.postMessage(m, transfer);
+        this.#schedule();
         return;
       }
       case 'made': {
@@ -204,8 +238,8 @@ class Slot {
       return;
     }
     // The replacement gets every recogniser and reservation this thread had, then the held
-    // messages, in their order.
-    const held = this.#outbox;
+    // messages (not yet sent), in their order.
+    let held = this.#outbox;
     this.#outbox = [];
     if (wasUp) {
       for (const [key, options] of this.recognizers()) {
@@ -214,6 +248,8 @@ class Slot {
       }
       for (const [reservation, key] of this.reservations)
         this.#outbox.push({ message: { type: 'reserve', key, reservation } });
+      // A reservation not yet sent is among those just listed: twice would undo it.
+      held = held.filter(({ message }) => message.type !== 'reserve');
     }
     this.#outbox.push(...held);
     const restart = setTimeout(() => this.#spawn(), wasUp ? 0 : RESTART_DELAY_MS);

@@ -7,11 +7,25 @@
 import { parentPort } from 'node:worker_threads';
 import type { RecognitionStream } from '../../types.js';
 import { PocketsphinxRecognizer, type PocketsphinxRecognitionStream } from '../recognizer.js';
-import type { FromThread, ToThread } from './messages.js';
+import type { FromThread, FromThreadMessage, ToThread, ToThreadMessage } from './messages.js';
 
+if (parentPort === null) throw new Error('recognizer-worker: not started as a worker thread');
 const port = parentPort;
-if (port === null) throw new Error('recognizer-worker: not started as a worker thread');
-const send = (message: FromThread) => port.postMessage(message);
+
+/** What this turn of the thread's loop has to say, sent in one message after it. */
+let outgoing: FromThreadMessage[] = [];
+const flush = (): void => {
+  const messages = outgoing;
+  outgoing = [];
+  if (messages.length === 0) return;
+  const message: FromThread =
+    messages.length === 1 ? (messages[0] as FromThreadMessage) : { type: 'batch', messages };
+  port.postMessage(message);
+};
+const send = (message: FromThreadMessage): void => {
+  if (outgoing.length === 0) setImmediate(flush);
+  outgoing.push(message);
+};
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Frames between two unasked `state` messages (100 ms: the session's caption rate). */
@@ -20,7 +34,7 @@ const STATE_EVERY_FRAMES = 5;
 interface OpenStream {
   /** Null while its recogniser is still being made; `queued` holds what came meanwhile. */
   stream: PocketsphinxRecognitionStream | null;
-  queued: ToThread[];
+  queued: ToThreadMessage[];
   /** Why it cannot go on (its recogniser could not be made, or decoding failed). */
   failed: string | null;
   pushed: number;
@@ -41,7 +55,7 @@ function state(id: number, stream: RecognitionStream, request?: number): void {
 }
 
 /** Runs one message for a stream whose recogniser is ready. */
-function onStream(id: number, entry: OpenStream, message: ToThread): void {
+function onStream(id: number, entry: OpenStream, message: ToThreadMessage): void {
   const stream = entry.stream;
   if (message.type === 'cancel') {
     stream?.cancel();
@@ -117,6 +131,11 @@ function open(message: Extract<ToThread, { type: 'open' }>): void {
 }
 
 port.on('message', (message: ToThread) => {
+  if (message.type === 'batch') for (const m of message.messages) receive(m);
+  else receive(message);
+});
+
+function receive(message: ToThreadMessage): void {
   switch (message.type) {
     case 'recognizer': {
       if (recognizers.has(message.key)) return;
@@ -202,11 +221,12 @@ port.on('message', (message: ToThread) => {
       streams.clear();
       void Promise.allSettled(recognizers.values()).then((all) => {
         for (const r of all) if (r.status === 'fulfilled') r.value.dispose();
+        flush();
         port.close();
       });
       return;
     }
   }
-});
+}
 
 send({ type: 'ready' });
