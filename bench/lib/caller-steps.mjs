@@ -148,8 +148,14 @@ export function stepVerdict(callers, p95LimitMs) {
       stoppedBy: passed
         ? null
         : failures.length > 0
-          ? `${failures.length} failed turn(s)`
+          ? `${failures.length} failed turn(s)${causes(failures)}`
           : `p95 ${latency.p95} ms > ${p95LimitMs} ms`,
     },
   };
+}
+
+/** The distinct reasons failed turns went unanswered, as a parenthesis (or nothing). */
+function causes(failures) {
+  const reasons = [...new Set(failures.map((turn) => turn.error).filter(Boolean))];
+  return reasons.length === 0 ? '' : ` (${reasons.join('; ')})`;
 }

@@ -226,11 +226,13 @@ export class Caller {
       .filter((m) => typeof m === 'object' && m.type === 'transcript' && m.role === 'assistant')
       .map((m) => m.transcript)
       .join(' ');
-    return {
+    const result = {
       heard: (corrected() ?? heard)?.transcript ?? '',
       reply,
       voiceToVoiceMs: firstAudio === undefined ? null : Number((firstAudio - speechEnd).toFixed(1)),
     };
+    const unanswered = whyUnanswered(result, this.#open);
+    return unanswered === null ? result : { ...result, unanswered };
   }
 
   async hangUp() {
@@ -238,4 +240,16 @@ export class Caller {
     if (this.socket.readyState === WebSocket.OPEN) this.socket.close(1000);
     await this.closed;
   }
+}
+
+/** Why a turn got no answer, for the benchmark's record (null when it got one). */
+function whyUnanswered({ heard, reply, voiceToVoiceMs }, open) {
+  if (heard === '')
+    return open
+      ? 'no final transcript within 20 s of the line'
+      : 'the call ended before it heard the line';
+  if (reply === '')
+    return open ? 'heard, but no reply text' : 'heard, then the call ended unanswered';
+  if (voiceToVoiceMs === null) return 'a reply text, but no reply audio';
+  return null;
 }

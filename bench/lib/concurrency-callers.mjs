@@ -120,13 +120,14 @@ async function runCaller(caller, script, clips) {
 
 async function oneTurn(caller, samples, line) {
   try {
-    const { heard, reply, voiceToVoiceMs } = await caller.turn(samples);
+    const { heard, reply, voiceToVoiceMs, unanswered } = await caller.turn(samples);
     return {
       text: line.text,
       heard,
       reply,
       voiceToVoiceMs,
       outcome: outcomeOf(line, heard, reply, voiceToVoiceMs),
+      ...(unanswered === undefined ? {} : { error: unanswered }),
     };
   } catch (error) {
     return {
