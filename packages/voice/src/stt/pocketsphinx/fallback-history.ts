@@ -27,7 +27,10 @@ export class FallbackHistory {
     this.#minHeard = Math.min(this.#size, Math.max(0, options.minHeard ?? 5));
   }
 
-  /** A finished utterance, and whether it borrowed (or asked for) a general decoder. */
+  /**
+   * A finished utterance, and whether its answer needed the general model (the domain
+   * model's was not trusted), whether or not a general decoder ran beside it.
+   */
   record(neededGeneral: boolean): void {
     this.#recent.push(neededGeneral);
     if (this.#recent.length > this.#size) this.#recent.shift();

@@ -649,6 +649,53 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     }
   });
 
+  it('counts an utterance the domain model answered as not needing the general model, though one ran beside it', async () => {
+    const counting = await PocketsphinxRecognizer.create({
+      vocabulary,
+      cacheDir,
+      vocabularyVersion: 'test',
+      generalSpares: 0,
+      idleTrimMs: 300,
+      // A pool of its own (no other recogniser of this file has this weight).
+      languageWeight: { general: 7.25 },
+    });
+    try {
+      const sure = indexes('dev')
+        .filter((i) => resultOf(i).model === 'domain')
+        .slice(0, 5);
+      expect(sure).toHaveLength(5);
+      // Five callers whose previous lines only the general model heard say the knowledge
+      // base's own questions: the general decoder runs beside each, the domain answer is taken.
+      for (const i of sure) {
+        const frames = audio[i] as Int16Array[];
+        const stream = counting.open({ expectFallback: true });
+        // Past the first second, which a call's first utterance measures before decoding;
+        // then the general decoder, made off the event loop (no spares), is lent.
+        for (const frame of frames.slice(0, 60)) stream.push(frame);
+        await vi.waitFor(() => expect(counting.generalDecoders.count).toBe(1), {
+          timeout: 5_000,
+          interval: 20,
+        });
+        for (const frame of frames.slice(60)) stream.push(frame);
+        const heard = await stream.finishAsync();
+        expect(heard.model).toBe('domain');
+        expect(heard.generalFrames).toBeGreaterThan(0);
+      }
+      await vi.waitFor(() => expect(counting.generalDecoders.count).toBe(0), {
+        timeout: 5_000,
+        interval: 50,
+      });
+      // None of them needed it: two calls that start now get no general decoder made ahead
+      // (counted as needing one, they would get two).
+      const releases = [counting.reserve(), counting.reserve()];
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(counting.generalDecoders.count).toBe(0);
+      for (const release of releases) release();
+    } finally {
+      counting.dispose();
+    }
+  });
+
   it('gives concurrently open streams their own decoders', () => {
     const a = recognizer.open();
     const b = recognizer.open();

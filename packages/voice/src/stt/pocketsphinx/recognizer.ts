@@ -671,7 +671,11 @@ function freePair(api: PocketsphinxApi, p: DecoderPair): void {
   if (p.domain) freeDecoder(api, p.domain);
 }
 
-/** How a stream ended: finished (not cancelled), and whether it asked for a general decoder. */
+/**
+ * How a stream ended: finished (not cancelled), and whether its answer needed the general
+ * model (the domain model's was not trusted; a general decoder run from the start beside a
+ * domain answer that was trusted was not needed).
+ */
 interface StreamEnd {
   finished: boolean;
   neededGeneral: boolean;
@@ -685,6 +689,8 @@ class Stream implements PocketsphinxRecognitionStream {
   #general: GeneralDecoder | null = null;
   /** Whether it asked the pool for one already (it then asks `again`). */
   #askedGeneral = false;
+  /** Whether the answer needed the general model (`StreamEnd.neededGeneral`). */
+  #neededGeneral = false;
   readonly #fallback: GeneralFallback;
   readonly #minConfidence: number;
   /** Called once, when the stream ends: whether it finished, and needed a general decoder. */
@@ -949,6 +955,7 @@ class Stream implements PocketsphinxRecognitionStream {
       this.#drain(this.#backlog.length);
       const domain = this.#pair.domain;
       if (!domain) {
+        this.#neededGeneral = true;
         const text = this.#endGeneral();
         return {
           text,
@@ -985,6 +992,7 @@ class Stream implements PocketsphinxRecognitionStream {
           generalFrames: this.#generalFed,
         };
       }
+      this.#neededGeneral = true;
       const text = this.#endGeneral();
       if (text === '' && domainText !== '') {
         // The general model heard nothing where the domain model heard words: those words
@@ -1099,7 +1107,7 @@ class Stream implements PocketsphinxRecognitionStream {
     this.#done = true;
     this.#frames.length = 0;
     this.#backlog = [];
-    this.#release(this, { finished: this.#finished, neededGeneral: this.#askedGeneral });
+    this.#release(this, { finished: this.#finished, neededGeneral: this.#neededGeneral });
   }
 
   #check(rc: number, what: string): void {
