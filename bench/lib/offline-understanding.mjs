@@ -69,6 +69,9 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
     let offTopicFacts = 0;
     let errors = 0;
     let words = 0;
+    // Recognition time (with the denoiser, when there is one) against the audio's length.
+    let decodeMs = 0;
+    let audioMs = 0;
     // One call per voice: each line hands the recogniser's channel estimate to the next.
     let channel;
     // CALL_DENOISER=1: one denoiser for the whole call, hearing GAP_S seconds of quiet
@@ -89,12 +92,15 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
         for (let o = 0; o + voice.FRAME_SAMPLES <= gap.length; o += voice.FRAME_SAMPLES)
           denoiser.process(gap.subarray(o, o + voice.FRAME_SAMPLES));
       }
+      const started = performance.now();
       for (let o = 0; o + voice.FRAME_SAMPLES <= samples.length; o += voice.FRAME_SAMPLES) {
         const frame = samples.subarray(o, o + voice.FRAME_SAMPLES);
         stream.push(denoiser ? denoiser.process(frame) : frame);
       }
       if (!callDenoiser) denoiser?.dispose?.();
       const heard = await stream.finish();
+      decodeMs += performance.now() - started;
+      audioMs += (samples.length / 16000) * 1000;
       channel = heard.channel ?? channel;
       return heard;
     };
@@ -175,6 +181,9 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
       `${name} ${key}: ${right}/${lines.length} right (${t}), false alarms ${falseAlarms}, off-topic facts ${offTopicFacts}, WER ${((errors / words) * 100).toFixed(1)} %`,
     );
     console.log(`${name} ${key}: by reading ${JSON.stringify(sources)}`);
+    console.log(
+      `${name} ${key}: recognition ${(decodeMs / 1000).toFixed(1)} s for ${(audioMs / 1000).toFixed(1)} s of speech (real-time factor ${(decodeMs / audioMs).toFixed(3)})`,
+    );
   }
   pocketsphinx.dispose();
   await moonshine?.dispose();
