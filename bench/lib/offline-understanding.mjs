@@ -10,6 +10,9 @@
 // CARRY=1 uses pocketsphinx's own live adaptation instead of the product's per-call one.
 // The speaker `text` skips speech altogether: each line's own words go to the reply engine,
 // which shows what the matcher understands when nothing is misheard.
+// RECOGNIZER=product hears as a call of the default transcriber does (pocketsphinx first,
+// Moonshine's second opinion on what it doubts); otherwise Moonshine first, pocketsphinx
+// following. GENERAL=on-doubt|parallel|at-finish|off sets when the general model runs.
 // Tuning knobs: LW_DOMAIN and LW_GENERAL (language weights), MIN_CONFIDENCE (the domain
 // answer's threshold); QUIET=1 prints only the totals; ONLY=demo or ONLY=dental decodes
 // one business's lines.
@@ -42,6 +45,7 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
     ...(process.env.NO_VARIANTS ? { lexicon: null } : {}),
     ...(process.env.NO_SOUND_OUT ? { soundOut: false } : {}),
     ...(process.env.CARRY ? { adaptation: 'carry' } : {}),
+    ...(process.env.GENERAL ? { generalFallback: process.env.GENERAL } : {}),
     ...(process.env.MIN_CONFIDENCE
       ? { minDomainConfidence: Number(process.env.MIN_CONFIDENCE) }
       : {}),
@@ -52,13 +56,19 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
   });
   // NEURAL=0 hears with pocketsphinx alone, as before Moonshine.
   const moonshine = process.env.NEURAL === '0' ? null : await voice.MoonshineModel.load();
-  const recognizer = moonshine
-    ? new voice.MoonshineRecognizer({
-        model: moonshine,
-        follower: pocketsphinx,
-        bias: voice.biasTexts(voice.vocabularyFor(assistant)),
-      })
-    : pocketsphinx;
+  const bias = voice.biasTexts(voice.vocabularyFor(assistant));
+  // RECOGNIZER=product: pocketsphinx with Moonshine's second opinion on what it doubts, as
+  // a call of the default transcriber hears; otherwise Moonshine first (the `moonshine`
+  // transcriber), pocketsphinx following.
+  const recognizer = !moonshine
+    ? pocketsphinx
+    : process.env.RECOGNIZER === 'product'
+      ? new voice.SecondOpinionRecognizer({
+          primary: pocketsphinx,
+          model: () => Promise.resolve(moonshine),
+          bias,
+        })
+      : new voice.MoonshineRecognizer({ model: moonshine, follower: pocketsphinx, bias });
   const urgentAnswer = knowledge.find((k) => k.urgent)?.answer.slice(0, 30);
   for (const key of speakers) {
     const tally = { paraphrase: [0, 0], urgent: [0, 0], 'off-topic': [0, 0] };
