@@ -85,9 +85,8 @@ const QUICK = {
  * bench/lib/cpu-profile-summary.mjs); `CONCURRENCY_LINES=
  * knowledge-base` speaks the knowledge base's own wording instead; `CONCURRENCY_ARRIVALS_S=10`
  * spreads the callers' arrivals over that many seconds; `RECOGNITION_THREADS`,
- * `DENOISE_THREADS` (0: that work on the event loop), `MOONSHINE_THREADS` and
- * `GENERAL_DECODERS_PER_THREAD`
- * are passed to the server.
+ * `DENOISE_THREADS` (0: that work on the event loop), `MOONSHINE_THREADS`,
+ * `GENERAL_DECODERS_PER_THREAD` and `GENERAL_MODEL` are passed to the server.
  */
 function chosenSteps() {
   const steps = process.env.CONCURRENCY_STEPS;
@@ -136,7 +135,13 @@ export async function run({ quick, log }) {
     RATE_LIMIT_EXEMPT_IPS: '127.0.0.1',
     MAX_LIVE_CALLS: '1000',
     ...Object.fromEntries(
-      ['RECOGNITION_THREADS', 'DENOISE_THREADS', 'MOONSHINE_THREADS', 'GENERAL_DECODERS_PER_THREAD']
+      [
+        'RECOGNITION_THREADS',
+        'DENOISE_THREADS',
+        'MOONSHINE_THREADS',
+        'GENERAL_DECODERS_PER_THREAD',
+        'GENERAL_MODEL',
+      ]
         .filter((name) => process.env[name] !== undefined)
         .map((name) => [name, process.env[name]]),
     ),

@@ -221,6 +221,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       ...(config.generalDecodersPerThread === undefined
         ? {}
         : { generalDecodersPerThread: config.generalDecodersPerThread }),
+      generalModel: config.generalModel,
       onDenoiseProblem: (message) => logger.warn(message),
       ...options.voice,
     });

@@ -183,6 +183,14 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('runs the general model on doubt unless told off; nothing else', () => {
+    expect(loadConfig({}).generalModel).toBe('on-doubt');
+    expect(loadConfig({ GENERAL_MODEL: 'off' }).generalModel).toBe('off');
+    expect(problemsOf({ GENERAL_MODEL: 'never' })).toEqual([
+      'GENERAL_MODEL must be on-doubt or off (got "never")',
+    ]);
+  });
+
   it('rejects out-of-range ports and codes that cannot go into a URL', () => {
     expect(problemsOf({ PORT: '70000' })).toEqual([
       'PORT must be between 0 and 65535 (got "70000")',

@@ -216,6 +216,9 @@ const envSchema = z.object({
   DENOISE_THREADS: optional(count(0, 64).optional()),
   MOONSHINE_THREADS: optional(count(1, 64).optional()),
   GENERAL_DECODERS_PER_THREAD: optional(count(1, 64).optional()),
+  GENERAL_MODEL: optional(
+    z.enum(['on-doubt', 'off'], { error: 'must be on-doubt or off' }).default('on-doubt'),
+  ),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -292,6 +295,12 @@ export interface Config {
   moonshineThreads?: number;
   /** General-model decoders (about 61 MB each) a recognition thread keeps at most. */
   generalDecodersPerThread?: number;
+  /**
+   * When pocketsphinx's general model hears a turn its domain model doubts: `on-doubt`, or
+   * `off` (Moonshine's reading takes its place: less CPU and memory per call, fewer
+   * paraphrases understood; see the README).
+   */
+  generalModel: 'on-doubt' | 'off';
 }
 
 export class ConfigError extends Error {
@@ -359,6 +368,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(e.GENERAL_DECODERS_PER_THREAD === undefined
       ? {}
       : { generalDecodersPerThread: e.GENERAL_DECODERS_PER_THREAD }),
+    generalModel: e.GENERAL_MODEL,
   };
 }
 

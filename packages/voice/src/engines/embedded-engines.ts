@@ -15,6 +15,8 @@ export interface EmbeddedEnginesOptions {
   threads?: number;
   /** General decoders per recognition thread (see `PocketsphinxTranscriberOptions`). */
   generalDecodersPerThread?: number;
+  /** When pocketsphinx's general model runs (see `PocketsphinxTranscriberOptions.generalModel`). */
+  generalModel?: 'on-doubt' | 'off';
   /** Denoise threads (see `EngineRegistryOptions.denoiseThreads`; 0: the event loop). */
   denoiseThreads?: number;
   /** Threads Moonshine (the second opinion) reads on (see `MoonshineThreads`); default one per core. */

@@ -42,6 +42,14 @@ export interface PocketsphinxTranscriberOptions {
    * `DEFAULT_GENERAL_DECODERS_PER_THREAD`.
    */
   generalDecodersPerThread?: number;
+  /**
+   * When pocketsphinx's general model hears a turn its domain model doubts (default
+   * `on-doubt`). `off` (only with `secondOpinion`) leaves it out: a doubted turn is
+   * answered from Moonshine's reading, which it gets anyway (`RecognitionResult.unsure`).
+   * That saves the general model's decoding (about 4 % of a core per call at eight calls)
+   * and its decoders (about 49 MB each), for fewer paraphrases understood (BENCHMARKS.md).
+   */
+  generalModel?: 'on-doubt' | 'off';
 }
 
 /**
@@ -160,9 +168,13 @@ export class PocketsphinxTranscriber implements TranscriberEngine {
       this.recognizers.set(key, cached);
       return cached;
     }
-    const { idleTrimMs, generalDecodersPerThread } = this.options;
+    const { idleTrimMs, generalDecodersPerThread, generalModel, secondOpinion } = this.options;
     const options = {
       vocabulary,
+      // Without Moonshine nothing would take the general model's place.
+      ...(generalModel === 'off' && secondOpinion !== undefined
+        ? { generalFallback: 'off' as const }
+        : {}),
       cacheDir: this.languageModelDir,
       generalLimit: generalDecodersPerThread ?? DEFAULT_GENERAL_DECODERS_PER_THREAD,
       ...(idleTrimMs === undefined ? {} : { idleTrimMs }),

@@ -34,6 +34,12 @@ export interface RecognitionResult {
    */
   secondOpinion?: string[];
   /**
+   * The recogniser did not trust `text` and had no better reading to give (pocketsphinx
+   * with its general model off: a domain reading below its bar). A second recogniser's
+   * reading, when there is one, should be answered before it (`SecondOpinionRecognizer`).
+   */
+  unsure?: boolean;
+  /**
    * The second recogniser's readings of the whole utterance, settling after this result
    * (never rejecting; [] when there are none new): where `secondOpinion` was read at the
    * caller's latest pause, so the turn could be answered at once, this reading of every

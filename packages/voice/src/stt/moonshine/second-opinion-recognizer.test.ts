@@ -358,6 +358,88 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
       }
     }, 60_000);
 
+    it('answers from Moonshine’s reading where pocketsphinx, its general model off, was unsure', async () => {
+      const domainOnly = await PocketsphinxRecognizer.create({
+        vocabulary: vocabularyFor(demoAssistant),
+        cacheDir,
+        generalFallback: 'off',
+      });
+      try {
+        const alone = await hear(domainOnly, doubted);
+        // The domain model's words for a sentence it has never seen, below its bar.
+        expect(alone).toMatchObject({ model: 'domain', unsure: true });
+        const result = await hear(
+          new SecondOpinionRecognizer({ primary: domainOnly, model: async () => model }),
+          doubted,
+        );
+        const moonshine = await hear(new MoonshineRecognizer({ model }), doubted);
+        expect(result).toMatchObject({ text: moonshine.text, model: 'neural' });
+        expect(result.text).toMatch(/\bcollapsed\b/);
+        expect(result.unsure).toBeUndefined();
+        // The domain model's N-best list is still there for the emergency check, and no
+        // reading is passed on twice.
+        expect(result.hypotheses).toEqual(alone.hypotheses);
+        expect(result.secondOpinion ?? []).not.toContain(result.text);
+        // A sure reading of the same recogniser is left alone.
+        const own = await hear(
+          new SecondOpinionRecognizer({ primary: domainOnly, model: async () => model }),
+          sure,
+        );
+        expect(own).toMatchObject({ text: (await hear(domainOnly, sure)).text, model: 'domain' });
+        expect(own.unsure).toBeUndefined();
+      } finally {
+        domainOnly.dispose();
+      }
+    }, 60_000);
+
+    it('keeps an unsure domain reading beside Moonshine’s only when it is more than word salad', async () => {
+      const unsure = (confidence: number) =>
+        scriptedPrimary({
+          text: 'my grandmother is kitchen',
+          model: 'domain',
+          confidence,
+          unsure: true,
+          hypotheses: ['my grandmother is chicken'],
+        });
+      const transcribe = vi.spyOn(model, 'transcribe').mockResolvedValue({
+        text: 'My grandmother collapsed.',
+        tokens: 4,
+        truncated: false,
+        alternatives: ['My grandmother collapse.'],
+      });
+      try {
+        const kept = await hear(
+          new SecondOpinionRecognizer({ primary: unsure(0.5), model: async () => model }),
+          doubted,
+        );
+        expect(kept).toEqual({
+          text: 'my grandmother collapsed',
+          model: 'neural',
+          confidence: 0.5,
+          alternatives: ['my grandmother is kitchen'],
+          hypotheses: ['my grandmother is chicken'],
+          secondOpinion: ['my grandmother collapse'],
+        });
+        const dropped = await hear(
+          new SecondOpinionRecognizer({ primary: unsure(0.2), model: async () => model }),
+          doubted,
+        );
+        expect(dropped.alternatives).toBeUndefined();
+        expect(dropped.text).toBe('my grandmother collapsed');
+        // Without Moonshine, the domain reading is all there is: it stands.
+        const alone = await hear(
+          new SecondOpinionRecognizer({
+            primary: unsure(0.5),
+            model: () => Promise.reject(new Error('model files missing')),
+          }),
+          doubted,
+        );
+        expect(alone).toMatchObject({ text: 'my grandmother is kitchen', model: 'domain' });
+      } finally {
+        transcribe.mockRestore();
+      }
+    }, 60_000);
+
     it('keeps the turn when Moonshine cannot be loaded, and drops a cancelled utterance', async () => {
       const broken = new SecondOpinionRecognizer({
         primary,

@@ -168,7 +168,7 @@ export interface PocketsphinxRecognitionStream extends RecognitionStream {
  * at or above this confidence: below it, it is word salad from a model that knows only the
  * assistant's sentences.
  */
-const ALTERNATIVE_MIN_CONFIDENCE = 0.3;
+export const ALTERNATIVE_MIN_CONFIDENCE = 0.3;
 
 /**
  * Readings offered from the domain model's N-best list beyond the answer and its
@@ -985,6 +985,7 @@ class Stream implements PocketsphinxRecognitionStream {
         return {
           text: domainText,
           model: 'domain',
+          ...(trusted ? {} : { unsure: true }),
           ...channel,
           ...hypotheses(domainText),
           confidence,
