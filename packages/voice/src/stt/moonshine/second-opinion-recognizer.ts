@@ -85,10 +85,11 @@ function asksToChoose(question: string | undefined): boolean {
  * The turn as answered when the primary did not trust its reading and had none better
  * (`RecognitionResult.unsure`: pocketsphinx's domain reading below its bar, its general
  * model off): Moonshine's best reading comes first, as the general model's did, with the
- * domain reading beside it when it is not word salad. Moonshine hears callers' own words
- * far better than the general model, and it reads every doubted turn anyway, so the
- * general model's decoding (4 % of a core per call at eight calls, and 49 MB a decoder)
- * bought nothing it did not have.
+ * domain reading beside it when it is not word salad. Moonshine reads every doubted turn
+ * anyway, so this saves the general model's decoding (4 % of a core per call at eight
+ * calls) and its decoders (49 MB each); the general model's reading still gets a few more
+ * of the callers' own wordings understood (README, `GENERAL_MODEL`), which is why it runs
+ * by default.
  */
 function insteadOfUnsure(
   result: RecognitionResult & { confidence?: number },
