@@ -6,7 +6,8 @@
 // first; NO_VARIANTS=1 builds the language model from the assistant's own phrases only;
 // NO_SOUND_OUT=1 leaves the words the dictionary lacks out of it instead of sounding them out.
 // CALL_DENOISER=1 (with DENOISE=1) keeps one denoiser for each voice's call, hearing
-// GAP_S seconds (default 1.5) of quiet between lines, as a live call's does.
+// GAP_S seconds (default 1.5) of quiet between lines, as a live call's does; GATE=1 adds
+// the call's quiet gate (only frames near speech are denoised).
 // CARRY=1 uses pocketsphinx's own live adaptation instead of the product's per-call one.
 // The speaker `text` skips speech altogether: each line's own words go to the reply engine,
 // which shows what the matcher understands when nothing is misheard.
@@ -91,21 +92,38 @@ async function evaluate(name, knowledge, intake, lines, intakeAnswers, speakers)
         ? await voice.RnnoiseSuppressor.create()
         : null;
     let gapSeed = 100;
+    const callGate = callDenoiser && process.env.GATE ? new voice.QuietGate() : null;
+    const callFloor = new voice.NoiseFloor();
     const heardLine = async (text) => {
       const samples = await spoken(text, SPEAKERS[key]);
       const stream = recognizer.open(channel ? { channel } : {});
       const denoiser =
         callDenoiser ?? (process.env.DENOISE ? await voice.RnnoiseSuppressor.create() : null);
+      // GATE=1: the call's quiet gate decides which frames the denoiser sees. The line
+      // counts as a turn from its third frame clear of the noise floor, as the turn detector
+      // starts one; all its frames are heard (a call hears only 10 before a turn starts).
+      let loudRun = 0;
+      let inTurn = false;
+      const inCall = (frame) => {
+        const level = voice.rmsDbfs(frame);
+        const floor = callFloor.floor();
+        loudRun = callFloor.loudEnough(level) ? loudRun + 1 : 0;
+        const gate = callGate?.next(frame, level, floor, inTurn);
+        if (loudRun >= 3) inTurn = true;
+        if (gate && !gate.denoise) return gate.frame;
+        for (const quiet of gate?.prime ?? []) denoiser.process(quiet);
+        return denoiser.process(frame);
+      };
       if (callDenoiser) {
         // The call's quiet between lines goes through the denoiser too, as in a call.
         const gap = voice.addNoiseFloor(new Int16Array(GAP_SAMPLES), NOISE_DBFS, (gapSeed += 1));
         for (let o = 0; o + voice.FRAME_SAMPLES <= gap.length; o += voice.FRAME_SAMPLES)
-          denoiser.process(gap.subarray(o, o + voice.FRAME_SAMPLES));
+          inCall(gap.subarray(o, o + voice.FRAME_SAMPLES));
       }
       const started = performance.now();
       for (let o = 0; o + voice.FRAME_SAMPLES <= samples.length; o += voice.FRAME_SAMPLES) {
         const frame = samples.subarray(o, o + voice.FRAME_SAMPLES);
-        stream.push(denoiser ? denoiser.process(frame) : frame);
+        stream.push(!denoiser ? frame : callDenoiser ? inCall(frame) : denoiser.process(frame));
       }
       if (!callDenoiser) denoiser?.dispose?.();
       const heard = await stream.finish();

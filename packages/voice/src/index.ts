@@ -8,6 +8,7 @@ export * from './assistant/effective-assistant.js';
 export * from './assistant/vocabulary.js';
 export * from './session/call-session.js';
 export { chosenReading } from './session/readings.js';
+export { NoiseFloor, type NoiseFloorOptions } from './session/noise-floor.js';
 export type * from './session/types.js';
 export { Lexicon } from './language/lexicon.js';
 export * from './engines/index.js';

@@ -360,4 +360,77 @@ describe('CallSession with its noise suppression off the event loop', () => {
     await last;
     expect(recognizer.opened).toHaveLength(1);
   });
+
+  it('keeps the caller quiet between turns from the denoiser, and still hears every frame in order', async () => {
+    const recognizer = new RecordingRecognizer();
+    // Cleans by negating, each frame 0–15 ms after the one before, as the threads do.
+    const cleaned: Int16Array[] = [];
+    let last: Promise<unknown> = Promise.resolve();
+    const cleaner = {
+      clean(frame: Int16Array): Promise<Int16Array> {
+        cleaned.push(frame);
+        const delay = (cleaned.length * 7) % 16;
+        const done = last.then(
+          () =>
+            new Promise<Int16Array>((resolve) =>
+              setTimeout(() => resolve(frame.map((s) => -s)), delay),
+            ),
+        );
+        last = done;
+        return done;
+      },
+      dispose: () => undefined,
+    };
+    const session = new CallSession(
+      {
+        recognizer,
+        vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
+        denoiser: cleaner,
+        synthesizer: silentSynthesizer,
+        voice: 'none',
+        reply: askingReply,
+      },
+      { endpointSilenceMs: 200 },
+      listener(),
+    );
+    session.start();
+    // Background noise numbered in its second sample (×4, so that the copy the gate passes
+    // on, 12 dB quieter, still tells them apart), two turns of speech, numbered too.
+    let n = 0;
+    const noise = (count: number) =>
+      frames(count, 40).map((f) => {
+        f[1] = 4 * ++n;
+        return f;
+      });
+    const speech = (count: number) =>
+      frames(count, 8000).map((f) => {
+        f[1] = ++n;
+        return f;
+      });
+    const call = [...noise(40), ...speech(30), ...noise(60), ...speech(30), ...noise(40)];
+    for (const f of call) session.pushCallerAudio(f);
+    await until(() => (recognizer.pushed[1] ?? []).length >= 40, 'the second turn');
+    await last;
+
+    // The denoiser saw the turns, the frames around them and the call's first second while
+    // the noise floor settled, not the quiet between turns: 10 frames of it reach the
+    // second turn as its pre-roll, passed on without the denoiser, in order.
+    expect(cleaned.length).toBeLessThan(call.length - 50);
+    const second = recognizer.pushed[1]!;
+    const preroll = second.slice(0, 10);
+    const passedOn = (k: number) => Math.round(4 * k * 10 ** (-12 / 20));
+    expect(preroll.map((f) => f[1])).toEqual(
+      [121, 122, 123, 124, 125, 126, 127, 128, 129, 130].map(passedOn),
+    );
+    expect(preroll.every((f) => f[0] === 10)).toBe(true);
+    // The last quiet frames primed the denoiser just before the turn's first word.
+    const firstWord = cleaned.findIndex((f) => f[1] === 131);
+    expect(cleaned.slice(firstWord - 3, firstWord).map((f) => f[1])).toEqual(
+      [128, 129, 130].map((k) => 4 * k),
+    );
+    // The turn itself was all denoised, in order.
+    const words = second.slice(10, 40);
+    expect(words.map((f) => -f[1]!)).toEqual(Array.from({ length: 30 }, (_, i) => 131 + i));
+    await session.end('customer-ended-call');
+  });
 });

@@ -1,5 +1,6 @@
 import type { ClientMessage } from '@talkbooth/protocol';
 import { FRAME_MS } from '../audio/format.js';
+import { QuietGate } from '../denoise/quiet-gate.js';
 import { cleansOffThread, type AnyNoiseSuppressor } from '../denoise/types.js';
 import { SentenceChunker } from '../reply/sentences.js';
 import type { ChatMessage, ReplyEngine } from '../reply/types.js';
@@ -120,6 +121,11 @@ export class CallSession {
   private readonly turns: TurnDetector;
   private readonly echo: EchoGuard;
   private readonly noise = new NoiseFloor();
+  private readonly quiet = new QuietGate();
+  /** Frames given to an off-thread denoiser and not yet heard. */
+  private cleaning = 0;
+  /** The latest of them, heard in order after the ones before it. */
+  private lastCleaned: Promise<void> = Promise.resolve();
   private readonly output: AudioOutput;
   private readonly history: ChatMessage[] = [];
   private readonly record: RecordMessage[] = [];
@@ -226,21 +232,47 @@ export class CallSession {
     if (this.phase === 'ended') return;
     const at = now();
     const level = levelDb(frame);
+    // The noise floor as of this frame, before it counts, is known now, not when the frame
+    // comes back from the denoiser: the quiet gate decides on it.
+    const floor = this.noise.floor();
+    const loud = this.noise.loudEnough(level);
     const denoiser = this.stages.denoiser;
-    if (denoiser === undefined) return this.hear(frame, at, level);
-    if (!cleansOffThread(denoiser)) return this.hear(denoiser.process(frame), at, level);
+    if (denoiser === undefined) return this.hear(frame, at, level, loud);
+    const gate = this.quiet.next(frame, level, floor, this.turns.speaking);
+    if (!cleansOffThread(denoiser)) {
+      if (!gate.denoise) return this.hear(gate.frame, at, level, loud);
+      for (const quiet of gate.prime) denoiser.process(quiet);
+      return this.hear(denoiser.process(frame), at, level, loud);
+    }
     // Cleaned on a denoise thread: heard when it comes back, in order, as of when it came.
+    // A quiet frame the gate let past waits for the frames still being cleaned before it.
+    if (!gate.denoise) {
+      if (this.cleaning === 0) return this.hear(gate.frame, at, level, loud);
+      this.lastCleaned = this.lastCleaned.then(() => this.hear(gate.frame, at, level, loud));
+      return;
+    }
+    for (const quiet of gate.prime) void denoiser.clean(quiet).catch(() => undefined);
+    this.cleaning += 1;
     // It fails only a frame given after it was disposed (the call is over by then).
-    denoiser.clean(frame).then(
-      (clean) => this.hear(clean, at, level),
-      () => this.hear(frame, at, level),
+    this.lastCleaned = denoiser.clean(frame).then(
+      (clean) => {
+        this.cleaning -= 1;
+        this.hear(clean, at, level, loud);
+      },
+      () => {
+        this.cleaning -= 1;
+        this.hear(frame, at, level, loud);
+      },
     );
   }
 
-  /** One caller frame, cleaned: voice activity, the echo guard, the turn. */
-  private hear(clean: Int16Array, at: number, level: number): void {
+  /**
+   * One caller frame, cleaned: voice activity, the echo guard, the turn. `loud`: it stands
+   * clear of the noise floor.
+   */
+  private hear(clean: Int16Array, at: number, level: number, loud: boolean): void {
     if (this.phase === 'ended') return;
-    const voiced = this.noise.loudEnough(level) && this.stages.vad.isSpeech(clean);
+    const voiced = loud && this.stages.vad.isSpeech(clean);
     const speech = voiced && this.echo.allows(at, level);
     // A voice the echo guard holds back (it may be the assistant's echo) joins a turn that
     // starts right after it: then it was most likely the caller's first words. Once the
