@@ -36,6 +36,13 @@ describe('small-talk intents', () => {
     expect(isGoodbye('that is all thank you', ['that is all thank you'])).toBe(true);
     expect(isGoodbye('that is all thank you')).toBe(false);
     expect(isGoodbye('maybe')).toBe(false);
+    // A question is not a goodbye, unless it starts with one.
+    expect(isGoodbye('can i see you tomorrow')).toBe(false);
+    expect(isGoodbye('how do we book when bye then')).toBe(false);
+    expect(isGoodbye('see you')).toBe(true);
+    expect(isGoodbye('bye can you')).toBe(true);
+    expect(isGoodbye('what a help thank you goodbye')).toBe(true);
+    expect(isGoodbye('could you hang up', ['could you hang up'])).toBe(true);
   });
 
   it('tells yes from no', () => {

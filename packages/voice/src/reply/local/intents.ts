@@ -50,20 +50,34 @@ const GOODBYES = [
   'talk to you later',
 ];
 
-/** Whether the caller is ending the call (the assistant's end-call phrases, or a goodbye). */
+/**
+ * Whether the caller is ending the call (the assistant's end-call phrases, or a goodbye).
+ * A question is not a goodbye, whatever it holds after its first word, unless it thanks
+ * first: "can i see you tomorrow" asks for something, and a goodbye heard inside a question
+ * ("where … when bye right" in a loaded call) was a misheard word, which had ended the call
+ * mid-conversation.
+ * The assistant's own end-call phrases count wherever they are.
+ */
 export function isGoodbye(normalized: string, endCallPhrases: readonly string[] = []): boolean {
   const words = normalized.split(' ').filter(Boolean);
-  return [...endCallPhrases, ...GOODBYES].some((phrase) => {
+  const asking = isQuestion(normalized);
+  const said = (phrase: string, anywhere: boolean) => {
     const p = normalize(phrase).split(' ').filter(Boolean);
     if (p.length === 0) return false;
     for (let at = 0; at + p.length <= words.length; at++) {
       if (!p.every((w, k) => words[at + k] === w)) continue;
+      // Thanks before it make it a farewell after all ("what a help, thank you, bye").
+      if (!anywhere && at > 0 && !words.slice(0, at).some((w) => THANKS_WORDS.has(w))) continue;
       // "thanks, bye" and "ok bye then" end the call; "bye" in the middle of a sentence
       // that goes on ("… bye can not swallow") is more likely a misheard word.
       if (words.length - (at + p.length) <= MAX_WORDS_AFTER_GOODBYE) return true;
     }
     return false;
-  });
+  };
+  return (
+    endCallPhrases.some((phrase) => said(phrase, true)) ||
+    GOODBYES.some((phrase) => said(phrase, !asking))
+  );
 }
 
 /** Words a caller may add after their goodbye ("bye then", "goodbye for now"). */
