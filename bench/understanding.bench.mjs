@@ -349,7 +349,9 @@ export async function run({ quick, log }) {
   // GENERAL_MODEL=off measures the capacity setting (README, "Capacity") against the default.
   const server = await startTalkServer({
     RATE_LIMIT_EXEMPT_IPS: '127.0.0.1',
-    ...(process.env.GENERAL_MODEL === undefined ? {} : { GENERAL_MODEL: process.env.GENERAL_MODEL }),
+    ...(process.env.GENERAL_MODEL === undefined
+      ? {}
+      : { GENERAL_MODEL: process.env.GENERAL_MODEL }),
   });
   const skipped = [];
   const festival = [];
