@@ -308,40 +308,54 @@ describe('CallSession and its recogniser', () => {
   });
 });
 
+/**
+ * "Cleans" by negating (the stand-in detector hears either sign), each frame back 0–15 ms
+ * after the one before, as the denoise threads give them back; `cleaned` lists what it got.
+ */
+function lateCleaner() {
+  const cleaned: Int16Array[] = [];
+  let last: Promise<unknown> = Promise.resolve();
+  const cleaner = {
+    clean(frame: Int16Array): Promise<Int16Array> {
+      cleaned.push(frame);
+      const delay = (cleaned.length * 7) % 16;
+      const done = last.then(
+        () =>
+          new Promise<Int16Array>((resolve) =>
+            setTimeout(() => resolve(frame.map((s) => -s)), delay),
+          ),
+      );
+      last = done;
+      return done;
+    },
+    dispose: () => undefined,
+  };
+  return { cleaner, cleaned, settled: () => last };
+}
+
+function cleanedSession(
+  recognizer: SpeechRecognizer,
+  cleaner: ReturnType<typeof lateCleaner>['cleaner'],
+): CallSession {
+  return new CallSession(
+    {
+      recognizer,
+      vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
+      denoiser: cleaner,
+      synthesizer: silentSynthesizer,
+      voice: 'none',
+      reply: askingReply,
+    },
+    { endpointSilenceMs: 200 },
+    listener(),
+  );
+}
+
 describe('CallSession with its noise suppression off the event loop', () => {
   it('hears the cleaned frames, in the order spoken, however late each comes back, and none after the call ends', async () => {
     const recognizer = new RecordingRecognizer();
-    // "Cleans" by negating (the stand-in detector hears either sign), back after 0–15 ms,
-    // each frame after the one before, as the denoise threads give them back.
-    let last: Promise<unknown> = Promise.resolve();
-    let given = 0;
-    const cleaner = {
-      clean(frame: Int16Array): Promise<Int16Array> {
-        given += 1;
-        const delay = (given * 7) % 16;
-        const done = last.then(
-          () =>
-            new Promise<Int16Array>((resolve) =>
-              setTimeout(() => resolve(frame.map((s) => -s)), delay),
-            ),
-        );
-        last = done;
-        return done;
-      },
-      dispose: () => undefined,
-    };
-    const session = new CallSession(
-      {
-        recognizer,
-        vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
-        denoiser: cleaner,
-        synthesizer: silentSynthesizer,
-        voice: 'none',
-        reply: askingReply,
-      },
-      { endpointSilenceMs: 200 },
-      listener(),
-    );
+    const { cleaner, settled } = lateCleaner();
+    const session = cleanedSession(recognizer, cleaner);
     session.start();
     // Quiet, then 30 frames of speech numbered in their second sample, then quiet.
     const speech = frames(30, 8000).map((f, i) => {
@@ -357,42 +371,14 @@ describe('CallSession with its noise suppression off the event loop', () => {
     // Frames still being cleaned when the call ends are not heard.
     for (const f of [...frames(20, 10), ...frames(30, 8000)]) session.pushCallerAudio(f);
     await session.end('customer-ended-call');
-    await last;
+    await settled();
     expect(recognizer.opened).toHaveLength(1);
   });
 
   it('keeps the caller quiet between turns from the denoiser, and still hears every frame in order', async () => {
     const recognizer = new RecordingRecognizer();
-    // Cleans by negating, each frame 0–15 ms after the one before, as the threads do.
-    const cleaned: Int16Array[] = [];
-    let last: Promise<unknown> = Promise.resolve();
-    const cleaner = {
-      clean(frame: Int16Array): Promise<Int16Array> {
-        cleaned.push(frame);
-        const delay = (cleaned.length * 7) % 16;
-        const done = last.then(
-          () =>
-            new Promise<Int16Array>((resolve) =>
-              setTimeout(() => resolve(frame.map((s) => -s)), delay),
-            ),
-        );
-        last = done;
-        return done;
-      },
-      dispose: () => undefined,
-    };
-    const session = new CallSession(
-      {
-        recognizer,
-        vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
-        denoiser: cleaner,
-        synthesizer: silentSynthesizer,
-        voice: 'none',
-        reply: askingReply,
-      },
-      { endpointSilenceMs: 200 },
-      listener(),
-    );
+    const { cleaner, cleaned, settled } = lateCleaner();
+    const session = cleanedSession(recognizer, cleaner);
     session.start();
     // Background noise numbered in its second sample (×4, so that the copy the gate passes
     // on, 12 dB quieter, still tells them apart), two turns of speech, numbered too.
@@ -410,7 +396,7 @@ describe('CallSession with its noise suppression off the event loop', () => {
     const call = [...noise(40), ...speech(30), ...noise(60), ...speech(30), ...noise(40)];
     for (const f of call) session.pushCallerAudio(f);
     await until(() => (recognizer.pushed[1] ?? []).length >= 40, 'the second turn');
-    await last;
+    await settled();
 
     // The denoiser saw the turns, the frames around them and the call's first second while
     // the noise floor settled, not the quiet between turns: 10 frames of it reach the
