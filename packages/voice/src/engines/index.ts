@@ -11,6 +11,7 @@ export { EngineRegistry, type EngineRegistryOptions } from './engine-registry.js
 export { embeddedEngines, type EmbeddedEnginesOptions } from './embedded-engines.js';
 export { EspeakVoice } from './espeak-voice.js';
 export {
+  DEFAULT_GENERAL_DECODERS_PER_THREAD,
   PocketsphinxTranscriber,
   type PocketsphinxTranscriberOptions,
 } from './pocketsphinx-transcriber.js';

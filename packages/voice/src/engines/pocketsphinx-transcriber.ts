@@ -56,9 +56,16 @@ export interface PocketsphinxTranscriberOptions {
  * General decoders per recognition thread, by default. Past them an utterance the domain
  * model doubts waits for one another utterance gives back (and catches up on its audio).
  * A thread decodes one frame at a time, and a general decoder's frame costs 1–3 ms of
- * 20: four streams at once already keep a thread busy beside its calls' domain decoders.
+ * 20, beside its calls' domain decoders and the other threads on the same cores. With
+ * callers speaking in their own words, arriving over 10 s (the concurrency benchmark, runs
+ * back to back: bench/results/concurrency-general-decoders.json), two per thread kept the
+ * callers' p95 wait as short as four did (8 calls: 690 and 819 ms against 778; 12 calls:
+ * 878 and 869 against 966) for about 29 MB of memory per extra call instead of 46: an
+ * utterance that waits for a decoder catches up in a burst after, which on two busy cores
+ * costs no more than decoding beside three others. One per thread saved a little more
+ * (22 MB) but made later turns at 12 calls wait (p95 1402 ms).
  */
-export const DEFAULT_GENERAL_DECODERS_PER_THREAD = 4;
+export const DEFAULT_GENERAL_DECODERS_PER_THREAD = 2;
 
 /**
  * The offline recogniser. Each assistant's recogniser is built once per vocabulary (its
