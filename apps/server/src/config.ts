@@ -293,7 +293,7 @@ export interface Config {
   denoiseThreads?: number;
   /** Worker threads Moonshine (the second opinion) reads on (about 160 MB each); default one per core. */
   moonshineThreads?: number;
-  /** General-model decoders (about 61 MB each) a recognition thread keeps at most. */
+  /** General-model decoders (about 49 MB each) a recognition thread keeps at most. */
   generalDecodersPerThread?: number;
   /**
    * When pocketsphinx's general model hears a turn its domain model doubts: `on-doubt`, or
