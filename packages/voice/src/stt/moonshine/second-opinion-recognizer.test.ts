@@ -244,6 +244,145 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
       }
     }, 60_000);
 
+    it('begins the pause’s reading once a primary that was behind catches up, with the quiet that came meanwhile', async () => {
+      // A primary a few frames behind, as on a busy recognition thread: it answers the
+      // pause only once it has decoded them, while the turn's quiet goes on arriving.
+      let caughtUp: (words: string[]) => void = () => undefined;
+      const heardSoFar = 'my grandmother is kitchen';
+      const behind: SpeechRecognizer = {
+        provider: 'pocketsphinx',
+        open: () => ({
+          push: () => undefined,
+          partial: () => heardSoFar,
+          confidenceSoFar: () => 0,
+          pause: () =>
+            new Promise<string[]>((resolve) => {
+              caughtUp = resolve;
+            }),
+          finish: () => ({ text: heardSoFar, model: 'general' }),
+          cancel: () => undefined,
+        }),
+        dispose: () => undefined,
+      };
+      const transcribe = vi.spyOn(model, 'transcribe');
+      try {
+        const quiet = (sure.at(-1) ?? new Int16Array(320)).map(() => 0);
+        const samples = doubted.reduce((n, f) => n + f.length, 0);
+        const stream = new SecondOpinionRecognizer({
+          primary: behind,
+          model: async () => model,
+        }).open();
+        for (const frame of doubted) stream.push(frame);
+        const expected = stream.pause?.(100);
+        for (let i = 0; i < 5; i++) stream.push(quiet);
+        expect(transcribe).not.toHaveBeenCalled();
+        caughtUp([heardSoFar]);
+        // Five frames of quiet came since the pause, not more speech: the reading begins,
+        // of the audio so far padded to the quiet a turn ends with (500 ms in all).
+        await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
+        expect(transcribe.mock.calls[0]?.[0].length).toBe(samples + 20 * 320);
+        const early = transcribe.mock.results[0]?.value as Promise<{ text: string }>;
+        for (let i = 0; i < 15; i++) stream.push(quiet);
+        const result = await stream.finish();
+        // The turn is answered from it, and it was among the readings the pause announced.
+        expect(result.secondOpinion?.[0]).toBe(normalizeText((await early).text));
+        expect(result.secondOpinion?.[0]).toMatch(/\bcollapsed\b/);
+        expect(await expected).toContain(result.secondOpinion?.[0]);
+        await result.recheck;
+        expect(transcribe).toHaveBeenCalledTimes(2);
+      } finally {
+        transcribe.mockRestore();
+      }
+    }, 60_000);
+
+    it('reads a turn the primary doubted so far beside its last decoding when no pause began a reading', async () => {
+      // The turn ended while the primary was still decoding (its answer comes later).
+      const finishing = (result: RecognitionResult & { confidence?: number }) => {
+        let finished: (result: RecognitionResult) => void = () => undefined;
+        const primary: SpeechRecognizer = {
+          provider: 'pocketsphinx',
+          open: () => ({
+            push: () => undefined,
+            partial: () => '',
+            confidenceSoFar: () => 0.5,
+            finish: () =>
+              new Promise<RecognitionResult>((resolve) => {
+                finished = resolve;
+              }),
+            cancel: () => undefined,
+          }),
+          dispose: () => undefined,
+        };
+        return { primary, done: () => finished(result) };
+      };
+      const transcribe = vi.spyOn(model, 'transcribe');
+      try {
+        const doubting = finishing({ text: 'my grandmother is kitchen', model: 'general' });
+        const stream = new SecondOpinionRecognizer({
+          primary: doubting.primary,
+          model: async () => model,
+        }).open();
+        for (const frame of doubted) stream.push(frame);
+        const answer = stream.finish();
+        // Moonshine reads before the primary has answered…
+        await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
+        doubting.done();
+        // …and the turn, doubted in the end, is answered with that reading beside it.
+        expectReadWholeAtEnd(transcribe, await answer);
+
+        // Sure in the end after all: the reading is dropped, and the turn keeps its words.
+        transcribe.mockClear();
+        const sureAfterAll = finishing({
+          text: 'where is the pharmacy',
+          model: 'domain',
+          confidence: 1,
+        });
+        const second = new SecondOpinionRecognizer({
+          primary: sureAfterAll.primary,
+          model: async () => model,
+        }).open();
+        for (const frame of doubted) second.push(frame);
+        const kept = second.finish();
+        await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
+        const reading = transcribe.mock.results[0]?.value as Promise<unknown>;
+        sureAfterAll.done();
+        const result = await kept;
+        expect(result.text).toBe('where is the pharmacy');
+        expect(result.secondOpinion).toBeUndefined();
+        expect(transcribe.mock.calls[0]?.[1]?.signal?.aborted).toBe(true);
+        await expect(reading).rejects.toThrow(/abort/i);
+
+        // The primary failed: its error is the turn's, and nobody waits for the reading.
+        transcribe.mockClear();
+        let failed: (error: Error) => void = () => undefined;
+        const failing = new SecondOpinionRecognizer({
+          primary: {
+            provider: 'pocketsphinx',
+            open: () => ({
+              push: () => undefined,
+              partial: () => '',
+              confidenceSoFar: () => 0.5,
+              finish: () =>
+                new Promise<RecognitionResult>((_resolve, reject) => {
+                  failed = reject;
+                }),
+              cancel: () => undefined,
+            }),
+            dispose: () => undefined,
+          },
+          model: async () => model,
+        }).open();
+        for (const frame of doubted) failing.push(frame);
+        const lost = failing.finish();
+        await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
+        failed(new Error('recognition thread exited'));
+        await expect(lost).rejects.toThrow('recognition thread exited');
+        expect(transcribe.mock.calls[0]?.[1]?.signal?.aborted).toBe(true);
+      } finally {
+        transcribe.mockRestore();
+      }
+    }, 60_000);
+
     it('reads a doubted turn whole at its end when the caller never paused, with nothing to recheck', async () => {
       const transcribe = vi.spyOn(model, 'transcribe');
       try {

@@ -14,6 +14,7 @@
  * turn pays for it; the whole turn is read again after it has been answered, for an
  * emergency the early reading missed (`RecognitionResult.recheck`).
  */
+import { FRAME_MS } from '../../audio/format.js';
 import { normalizeText } from '../language-model/normalize.js';
 import { CLARIFYING_QUESTION } from '../../language/clarifying.js';
 import type {
@@ -123,6 +124,8 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
     const shortReply = (text: string) =>
       closing && text.split(' ').filter((w) => w !== '').length <= SHORT_REPLY_WORDS;
     let frames: Int16Array[] = [];
+    /** The caller's pauses so far (`pause()` calls): each follows a new stretch of speech. */
+    let pauses = 0;
     /**
      * Moonshine's reading of the audio up to the caller's latest pause, begun then so the
      * quiet that ends the turn (250–500 ms) hides its time; stale once the caller spoke on,
@@ -159,15 +162,19 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
       }
     };
     /**
-     * The readings to expect should the turn end at this pause (`audio` held `upTo` frames
-     * then), once the primary's words up to it are known; Moonshine's reading begins here.
+     * The readings to expect should the turn end at the caller's `pause`-th pause (`audio`
+     * held `upTo` frames then, the last `quietMs` of them quiet), once the primary's words
+     * up to it are known; Moonshine's reading begins here.
      */
-    const readAtPause = (audio: Int16Array[], upTo: number, quietMs: number) => {
+    const readAtPause = (audio: Int16Array[], upTo: number, quietMs: number, pause: number) => {
       // What the primary has heard so far: its best reading, should the turn end here.
       const heardSoFar = stream.partial();
       const primary = heardSoFar === '' ? [] : [heardSoFar];
-      // The turn ended, or the caller spoke on, while the primary caught up.
-      if (audio !== frames || audio.length !== upTo) return Promise.resolve(primary);
+      // The turn ended, or the caller spoke on and paused again, while the primary caught
+      // up. Frames that came meanwhile without a new pause are the quiet after the words:
+      // they once counted as speaking on, so on a busy server (the primary a frame or more
+      // behind) the reading was never begun, and the turn waited for a whole one at its end.
+      if (audio !== frames || pause !== pauses) return Promise.resolve(primary);
       // Not for words the domain model is already sure of (the knowledge base's own
       // wording): the reading would take the other calls' time for nothing. Unknown
       // (audio still waiting to be decoded) counts as not sure. Should the turn be
@@ -175,7 +182,9 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
       if ((stream.confidenceSoFar?.() ?? 0) >= SURE_CONFIDENCE && !shortReply(heardSoFar))
         return Promise.resolve(primary);
       const drop = new AbortController();
-      const heard = read(withTurnEndQuiet(audio, quietMs), { signal: drop.signal });
+      // The quiet so far: the pause's and the frames since.
+      const quiet = quietMs + (audio.length - upTo) * FRAME_MS;
+      const heard = read(withTurnEndQuiet(audio, quiet), { signal: drop.signal });
       early = { frames: upTo, heard, drop };
       return heard.then((second) => [...new Set([...primary, ...(second ?? [])])]);
     };
@@ -193,9 +202,11 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
         if (frames.length === 0 || early?.frames === frames.length) return;
         // The caller spoke on since the pause that began the reading under way.
         dropEarly();
+        pauses += 1;
         const audio = frames;
         const upTo = frames.length;
-        const decide = () => readAtPause(audio, upTo, quietMs);
+        const pause = pauses;
+        const decide = () => readAtPause(audio, upTo, quietMs, pause);
         return caughtUp === undefined ? decide() : caughtUp.then(decide);
       },
       async finish(): Promise<RecognitionResult> {
@@ -203,9 +214,27 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
         const begun = early;
         frames = [];
         early = null;
-        const result = await stream.finish();
+        // No reading begun at a pause (the caller never paused, or the primary was still
+        // catching up when the turn ended) of words the primary doubts so far: the whole
+        // turn's begins now, beside the primary's last decoding rather than after it, and
+        // is dropped should its final reading be sure after all.
+        const soFar = stream.confidenceSoFar?.();
+        const readNow =
+          begun === null && audio.length > 0 && soFar !== undefined && soFar < SURE_CONFIDENCE;
+        const dropWhole = new AbortController();
+        const whole = readNow ? read(audio, { signal: dropWhole.signal }) : null;
+        let result: RecognitionResult;
+        try {
+          result = await stream.finish();
+        } catch (error) {
+          // The primary failed: nobody will wait for Moonshine's readings of this turn.
+          begun?.drop.abort();
+          dropWhole.abort();
+          throw error;
+        }
         if ((!doubted(result) && !shortReply(result.text)) || audio.length === 0) {
           begun?.drop.abort();
+          dropWhole.abort();
           return result;
         }
         const readings = [result.text, ...(result.alternatives ?? [])];
@@ -216,7 +245,7 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
         // Moonshine hears a turn differently with more quiet after it, so the whole turn is
         // read again, for an emergency the early reading missed ("i have chest pain" heard
         // as an ordinary sentence at the pause, twice in CI).
-        const heard = await (begun?.heard ?? read(audio));
+        const heard = await (begun?.heard ?? whole ?? read(audio));
         // Without a second opinion (the model is missing or failed) the primary's words
         // stand, and its own readings are still checked for an emergency.
         if (heard === undefined) return result;
