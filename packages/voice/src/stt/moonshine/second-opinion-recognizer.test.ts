@@ -297,8 +297,10 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
 
     it('reads a turn the primary doubted so far beside its last decoding when no pause began a reading', async () => {
       // The turn ended while the primary was still decoding (its answer comes later).
-      const finishing = (result: RecognitionResult & { confidence?: number }) => {
-        let finished: (result: RecognitionResult) => void = () => undefined;
+      // `done` answers the turn's result, `fail` its error.
+      const finishing = () => {
+        let done: (result: RecognitionResult & { confidence?: number }) => void = () => undefined;
+        let fail: (error: Error) => void = () => undefined;
         const primary: SpeechRecognizer = {
           provider: 'pocketsphinx',
           open: () => ({
@@ -306,18 +308,23 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
             partial: () => '',
             confidenceSoFar: () => 0.5,
             finish: () =>
-              new Promise<RecognitionResult>((resolve) => {
-                finished = resolve;
+              new Promise<RecognitionResult>((resolve, reject) => {
+                done = resolve;
+                fail = reject;
               }),
             cancel: () => undefined,
           }),
           dispose: () => undefined,
         };
-        return { primary, done: () => finished(result) };
+        return {
+          primary,
+          done: (result: RecognitionResult & { confidence?: number }) => done(result),
+          fail: (error: Error) => fail(error),
+        };
       };
       const transcribe = vi.spyOn(model, 'transcribe');
       try {
-        const doubting = finishing({ text: 'my grandmother is kitchen', model: 'general' });
+        const doubting = finishing();
         const stream = new SecondOpinionRecognizer({
           primary: doubting.primary,
           model: async () => model,
@@ -326,17 +333,13 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
         const answer = stream.finish();
         // Moonshine reads before the primary has answered…
         await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
-        doubting.done();
+        doubting.done({ text: 'my grandmother is kitchen', model: 'general' });
         // …and the turn, doubted in the end, is answered with that reading beside it.
         expectReadWholeAtEnd(transcribe, await answer);
 
         // Sure in the end after all: the reading is dropped, and the turn keeps its words.
         transcribe.mockClear();
-        const sureAfterAll = finishing({
-          text: 'where is the pharmacy',
-          model: 'domain',
-          confidence: 1,
-        });
+        const sureAfterAll = finishing();
         const second = new SecondOpinionRecognizer({
           primary: sureAfterAll.primary,
           model: async () => model,
@@ -345,7 +348,7 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
         const kept = second.finish();
         await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
         const reading = transcribe.mock.results[0]?.value as Promise<unknown>;
-        sureAfterAll.done();
+        sureAfterAll.done({ text: 'where is the pharmacy', model: 'domain', confidence: 1 });
         const result = await kept;
         expect(result.text).toBe('where is the pharmacy');
         expect(result.secondOpinion).toBeUndefined();
@@ -354,28 +357,15 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
 
         // The primary failed: its error is the turn's, and nobody waits for the reading.
         transcribe.mockClear();
-        let failed: (error: Error) => void = () => undefined;
+        const failingPrimary = finishing();
         const failing = new SecondOpinionRecognizer({
-          primary: {
-            provider: 'pocketsphinx',
-            open: () => ({
-              push: () => undefined,
-              partial: () => '',
-              confidenceSoFar: () => 0.5,
-              finish: () =>
-                new Promise<RecognitionResult>((_resolve, reject) => {
-                  failed = reject;
-                }),
-              cancel: () => undefined,
-            }),
-            dispose: () => undefined,
-          },
+          primary: failingPrimary.primary,
           model: async () => model,
         }).open();
         for (const frame of doubted) failing.push(frame);
         const lost = failing.finish();
         await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
-        failed(new Error('recognition thread exited'));
+        failingPrimary.fail(new Error('recognition thread exited'));
         await expect(lost).rejects.toThrow('recognition thread exited');
         expect(transcribe.mock.calls[0]?.[1]?.signal?.aborted).toBe(true);
       } finally {
