@@ -296,9 +296,13 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
     }, 60_000);
 
     it('reads a turn the primary doubted so far beside its last decoding when no pause began a reading', async () => {
-      // The turn ended while the primary was still decoding (its answer comes later).
-      // `done` answers the turn's result, `fail` its error.
-      const finishing = () => {
+      const transcribe = vi.spyOn(model, 'transcribe');
+      /**
+       * A doubted turn that ended while the primary was still decoding: settles once
+       * Moonshine has begun reading it, with the turn's answer to come, and `done` and
+       * `fail` to give the primary's result or error.
+       */
+      const endWhileDecoding = async () => {
         let done: (result: RecognitionResult & { confidence?: number }) => void = () => undefined;
         let fail: (error: Error) => void = () => undefined;
         const primary: SpeechRecognizer = {
@@ -316,40 +320,29 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
           }),
           dispose: () => undefined,
         };
+        const stream = new SecondOpinionRecognizer({ primary, model: async () => model }).open();
+        for (const frame of doubted) stream.push(frame);
+        const answer = stream.finish();
+        // Moonshine reads before the primary has answered.
+        await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
         return {
-          primary,
+          answer,
           done: (result: RecognitionResult & { confidence?: number }) => done(result),
           fail: (error: Error) => fail(error),
         };
       };
-      const transcribe = vi.spyOn(model, 'transcribe');
       try {
-        const doubting = finishing();
-        const stream = new SecondOpinionRecognizer({
-          primary: doubting.primary,
-          model: async () => model,
-        }).open();
-        for (const frame of doubted) stream.push(frame);
-        const answer = stream.finish();
-        // Moonshine reads before the primary has answered…
-        await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
+        // Doubted in the end: the turn is answered with that reading beside it.
+        const doubting = await endWhileDecoding();
         doubting.done({ text: 'my grandmother is kitchen', model: 'general' });
-        // …and the turn, doubted in the end, is answered with that reading beside it.
-        expectReadWholeAtEnd(transcribe, await answer);
+        expectReadWholeAtEnd(transcribe, await doubting.answer);
 
         // Sure in the end after all: the reading is dropped, and the turn keeps its words.
         transcribe.mockClear();
-        const sureAfterAll = finishing();
-        const second = new SecondOpinionRecognizer({
-          primary: sureAfterAll.primary,
-          model: async () => model,
-        }).open();
-        for (const frame of doubted) second.push(frame);
-        const kept = second.finish();
-        await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
+        const sureAfterAll = await endWhileDecoding();
         const reading = transcribe.mock.results[0]?.value as Promise<unknown>;
         sureAfterAll.done({ text: 'where is the pharmacy', model: 'domain', confidence: 1 });
-        const result = await kept;
+        const result = await sureAfterAll.answer;
         expect(result.text).toBe('where is the pharmacy');
         expect(result.secondOpinion).toBeUndefined();
         expect(transcribe.mock.calls[0]?.[1]?.signal?.aborted).toBe(true);
@@ -357,16 +350,9 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
 
         // The primary failed: its error is the turn's, and nobody waits for the reading.
         transcribe.mockClear();
-        const failingPrimary = finishing();
-        const failing = new SecondOpinionRecognizer({
-          primary: failingPrimary.primary,
-          model: async () => model,
-        }).open();
-        for (const frame of doubted) failing.push(frame);
-        const lost = failing.finish();
-        await vi.waitFor(() => expect(transcribe).toHaveBeenCalledTimes(1));
-        failingPrimary.fail(new Error('recognition thread exited'));
-        await expect(lost).rejects.toThrow('recognition thread exited');
+        const failing = await endWhileDecoding();
+        failing.fail(new Error('recognition thread exited'));
+        await expect(failing.answer).rejects.toThrow('recognition thread exited');
         expect(transcribe.mock.calls[0]?.[1]?.signal?.aborted).toBe(true);
       } finally {
         transcribe.mockRestore();
