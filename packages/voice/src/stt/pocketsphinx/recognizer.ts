@@ -179,8 +179,15 @@ const NBEST_READINGS = 10;
 const DOUBT_CHECK_FRAMES = 10;
 /** Words the partial needs before it is judged. */
 const DOUBT_MIN_WORDS = 2;
-/** Buffered frames the general decoder may catch up per pushed frame (≤ 3 frames per push). */
-const CATCH_UP_FRAMES = 2;
+/**
+ * Buffered frames the general decoder may catch up per pushed frame (≤ 5 frames per push,
+ * 10–20 ms of decoding). It starts behind (the domain model doubts a turn a second or two
+ * in) and what it has not caught up when the turn ends is decoded while the caller waits:
+ * with 2, a busy thread's turns were still behind at their end (callers' p95 at 12 calls
+ * 1270 ms, median of 8 runs, against 1063 ms with 4, in
+ * bench/results/concurrency-general-catch-up.json), for the same CPU.
+ */
+const CATCH_UP_FRAMES = 4;
 /**
  * Audio measured for an utterance's cepstral mean before decoding starts (1 s): enough
  * speech for a stable mean. The decoders then catch up on it.
