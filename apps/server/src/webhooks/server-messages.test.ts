@@ -155,9 +155,12 @@ describe("an assistant's server messages (webhooks) on a real web call", () => {
       endedAt: record.endedAt,
       call: { id: call.id, status: 'ended', endedReason: 'manually-canceled' },
     });
-    // Line by line, so a failure shows every line of the transcript (once, in CI, it did not).
+    // The caller's reason is in the report's transcript as a line of its own. What this test
+    // checks is the delivery, not recognition: under CI load the live recogniser once heard
+    // "bite and a bad cough", so only the words the brief is built from are required.
+    // Line by line, so a failure shows every line of the transcript.
     expect(String(report.transcript).split('\n')).toContainEqual(
-      expect.stringMatching(/^User: i have a bad cough/),
+      expect.stringMatching(/^User: .*\bcough\b/),
     );
     const brief = (report.analysis as { structuredData: { brief?: Record<string, string> } })
       .structuredData.brief;
