@@ -253,6 +253,55 @@ describe('LocalReplyEngine (demo clinic)', () => {
     );
   });
 
+  it('never asks "Do you mean …?" about the urgent entry: it gives the emergency answer at once', async () => {
+    // A misheard "i have chest pain" (the recogniser's reading in one call) only resembles
+    // the urgent entry: a caller in trouble must not wait a turn for the instruction.
+    const call = newCall();
+    expect(await call.reply('i am cast pain')).toBe(
+      `${answerOf('emergency')} If it is not an emergency, could you tell me again what you need?`,
+    );
+    expect(call.engine.conclude(call.history).structuredData).toMatchObject({
+      urgent: true,
+      topics: ['emergency'],
+    });
+    // A caller who was not in trouble goes on.
+    expect(await call.reply('where is the pharmacy')).toBe(answerOf('pharmacy'));
+    // An ordinary question the matcher is unsure of is still asked about.
+    expect(await call.reply('is the doctor nice')).toMatch(/^Sorry, I am not sure I understood/);
+  });
+
+  it('asks about the urgent entry when the words only resembling it are a question', async () => {
+    // A caller in trouble says what has happened; a question near the urgent entry's words
+    // ("can i have a cast for the pain") is asked about, as any other the matcher is unsure of.
+    const call = newCall();
+    const reply = await call.reply('can i have a cast for the pain');
+    expect(reply).toBe('Sorry, I am not sure I understood. Do you mean, you have chest pain?');
+    expect(call.engine.conclude(call.history).structuredData).toMatchObject({ urgent: false });
+    // Said yes to, it is the emergency answer.
+    expect(await call.reply('yes')).toBe(answerOf('emergency'));
+  });
+
+  it('gives the emergency answer where an urgent entry is one of two close topics, then asks about the other', async () => {
+    const asthma = {
+      id: 'asthma',
+      questions: ['Do you run a breathing clinic for asthma?'],
+      answer: 'Our asthma clinic is on Thursdays.',
+    };
+    const withAsthma = {
+      ...assistant,
+      model: { ...assistant.model!, knowledge: [...demo.knowledgeBase, asthma] },
+    };
+    const call = new Call(new LocalReplyEngine({ assistant: withAsthma }));
+    expect(await call.reply('my breathing')).toBe(
+      `${answerOf('emergency')} If it is not an emergency, do you mean, do we run a breathing clinic for asthma?`,
+    );
+    expect(await call.reply('yes')).toBe(asthma.answer);
+    expect(call.engine.conclude(call.history).structuredData).toMatchObject({
+      urgent: true,
+      topics: ['emergency', 'asthma'],
+    });
+  });
+
   it('lets the caller change a part at the read-back', async () => {
     const call = newCall();
     await call.reply('i would like to give a brief');
