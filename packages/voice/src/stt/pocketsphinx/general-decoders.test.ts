@@ -1,6 +1,6 @@
 /**
  * The general decoders' pool on the real engine: one read of the general language model
- * shared by the pool's decoders, and the limit on how many exist at once.
+ * shared by the pool's decoders, and the limits on how many exist at once.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spokenFrames, speechToolsAvailable, TEST_VOICES, type Voice } from '../testing/speech.js';
@@ -116,6 +116,38 @@ describe.skipIf(!ready)('GeneralDecoders (real engine)', () => {
     expect(limited.hasIdle).toBe(true);
     expect(limited.count).toBe(2);
     limited.give(lent);
+  });
+
+  it('makes no more than `overflow` past the limit: a turn past those waits for one given back', async () => {
+    const capped = pool({
+      spares: 1,
+      idleTrimMs: 60_000,
+      limit: 1,
+      overflowAfterMs: 200,
+      overflow: 1,
+    });
+    await capped.ready();
+    const first = capped.take() as GeneralDecoder;
+    // The first turn to wait gets one made past the limit.
+    expect(await capped.whenIdle()).toBe(true);
+    const second = capped.take('again') as GeneralDecoder;
+    expect(second).not.toBeNull();
+    expect(capped.count).toBe(2);
+    // The next waits on, well past overflowAfterMs: none more is made.
+    let idle: boolean | undefined;
+    const waiting = capped.whenIdle().then((answer) => (idle = answer));
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(idle).toBeUndefined();
+    expect(capped.count).toBe(2);
+    // One given back is its.
+    capped.give(first);
+    await waiting;
+    expect(idle).toBe(true);
+    expect(capped.count).toBe(2);
+    const third = capped.take('again') as GeneralDecoder;
+    expect(interleaved([third], [speech[0] as Int16Array[]])[0]).not.toBe('');
+    capped.give(third);
+    capped.give(second);
   });
 
   it('makes one ahead per call it expects, within its limit, keeps them while the calls are live, then shrinks to its spares', async () => {

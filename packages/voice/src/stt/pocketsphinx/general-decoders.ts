@@ -13,8 +13,11 @@
  *   the spot if it must (blocking about 0.5 s; for a turn that is ending).
  * - At most `limit` exist at once: past it an utterance that doubts waits for one to be
  *   given back, catching up on its audio when it gets it, and only a turn that has waited
- *   `overflowAfterMs` to finish gets one made beyond the limit. A thread decodes one frame
- *   at a time, so more decoders than it can keep busy only cost memory.
+ *   `overflowAfterMs` to finish gets one made beyond the limit, `overflow` of them at most;
+ *   past those it waits for one given back, however long. A thread decodes one frame at a
+ *   time, so more decoders than it can keep busy only cost memory: when every call's turn
+ *   ends in the same second, a decoder for each would cost 49 MB a call for no faster
+ *   answers.
  * - Given back, a decoder is reused; `spares` idle ones are kept ready (one is made again
  *   whenever one is lent), and after `idleTrimMs` with nothing lent or given back the rest
  *   are freed and their memory returned to the system.
@@ -58,6 +61,8 @@ export interface GeneralDecodersOptions {
   limit?: number;
   /** How long a finishing turn waits at the limit before one more is made (default 1.5 s). */
   overflowAfterMs?: number;
+  /** Most decoders made past the limit for turns that waited (default: no cap). */
+  overflow?: number;
 }
 
 const DEFAULT_OVERFLOW_AFTER_MS = 1500;
@@ -78,6 +83,7 @@ export class GeneralDecoders {
   #idleTrimMs: number;
   #limit: number;
   #overflowAfterMs: number;
+  #overflow: number;
   #users = 0;
   /** Decoders the live calls are expected to need: the sum of their shares (`expect()`). */
   #expected = 0;
@@ -100,6 +106,7 @@ export class GeneralDecoders {
     this.#idleTrimMs = options.idleTrimMs;
     this.#limit = limitOf(options);
     this.#overflowAfterMs = options.overflowAfterMs ?? DEFAULT_OVERFLOW_AFTER_MS;
+    this.#overflow = overflowOf(options);
   }
 
   /** Decoders in existence (idle + lent). */
@@ -117,6 +124,7 @@ export class GeneralDecoders {
       this.#overflowAfterMs,
       options.overflowAfterMs ?? DEFAULT_OVERFLOW_AFTER_MS,
     );
+    this.#overflow = Math.max(this.#overflow, overflowOf(options));
   }
 
   /**
@@ -159,6 +167,11 @@ export class GeneralDecoders {
     return this.count + this.#making < this.#limit;
   }
 
+  /** Whether one more may be made past the limit, for a turn that has waited. */
+  get #roomForOverflow(): boolean {
+    return this.count + this.#making < this.#limit + this.#overflow;
+  }
+
   /** A recogniser is done with the pool; answers true when nobody uses it any more. */
   leave(): boolean {
     this.#users = Math.max(0, this.#users - 1);
@@ -194,9 +207,12 @@ export class GeneralDecoders {
    * and the limit allows: for a turn that is ending and will need one, instead of
    * `takeNow()` blocking its thread (and every other utterance on it) for about 0.5 s.
    * At the limit it waits for one to be given back; after `overflowAfterMs` one more is
-   * made, so a turn is never held up long by the others.
+   * made (while fewer than `overflow` are past the limit), so a turn is rarely held up
+   * long by the others. Answers true when a decoder is idle; false when it gave up (the
+   * decoders it had made were taken by others, or could not be made), which leaves
+   * `takeNow()` to make one or say why it cannot.
    */
-  async whenIdle(): Promise<void> {
+  async whenIdle(): Promise<boolean> {
     const overflowAt = performance.now() + this.#overflowAfterMs;
     let overflowTimer: ReturnType<typeof setTimeout> | null = null;
     try {
@@ -205,7 +221,7 @@ export class GeneralDecoders {
       let makes = 0;
       while (this.#idle.length === 0 && !this.#disposed && makes < 4) {
         const overdue = performance.now() >= overflowAt;
-        if (this.#making === 0 && (this.#roomForMore || overdue)) {
+        if (this.#making === 0 && (this.#roomForMore || (overdue && this.#roomForOverflow))) {
           makes += 1;
           void this.#makeAhead();
         }
@@ -223,6 +239,7 @@ export class GeneralDecoders {
           }
         });
       }
+      return this.#idle.length > 0;
     } finally {
       if (overflowTimer !== null) clearTimeout(overflowTimer);
     }
@@ -399,6 +416,10 @@ export class GeneralDecoders {
 
 function limitOf(options: GeneralDecodersOptions): number {
   return options.limit === undefined ? Infinity : Math.max(1, options.limit);
+}
+
+function overflowOf(options: GeneralDecodersOptions): number {
+  return options.overflow === undefined ? Infinity : Math.max(0, options.overflow);
 }
 
 /** The pools of this thread, by configuration: recognisers of the same model share one. */

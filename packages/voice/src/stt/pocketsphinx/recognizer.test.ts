@@ -567,6 +567,40 @@ describe.skipIf(!ready)('PocketsphinxRecognizer (real engine, eSpeak speech)', (
     }
   });
 
+  it('finishes doubted turns that end together one after another on a pool capped at one decoder, each hearing what it hears alone', async () => {
+    const capped = await PocketsphinxRecognizer.create({
+      vocabulary: POOL_VOCABULARY,
+      cacheDir,
+      generalFallback: 'at-finish',
+      generalLimit: 1,
+      generalOverflow: 0,
+      // A pool of its own (no other recogniser of this file has this weight).
+      languageWeight: { general: 7.3 },
+    });
+    try {
+      const lines = indexes('off', TEST_VOICES[0]).slice(0, 3);
+      expect(lines).toHaveLength(3);
+      const alone = lines.map((i) => {
+        const stream = capped.open();
+        for (const frame of audio[i] as Int16Array[]) stream.push(frame);
+        return stream.finish();
+      });
+      for (const heard of alone) expect(heard.model).toBe('general');
+      // All three end at once: each waits for the one decoder and takes it the moment it is
+      // given back (none is made on the spot for a turn another woke first).
+      const streams = lines.map((i) => {
+        const stream = capped.open();
+        for (const frame of audio[i] as Int16Array[]) stream.push(frame);
+        return stream;
+      });
+      const together = await Promise.all(streams.map((stream) => stream.finishAsync()));
+      expect(together.map((r) => r.text)).toEqual(alone.map((r) => r.text));
+      expect(capped.generalDecoders.count).toBe(1);
+    } finally {
+      capped.dispose();
+    }
+  });
+
   it('finishes a doubted turn a slice at a time, letting other work run between, and hears what finish() hears', async () => {
     const slicing = await PocketsphinxRecognizer.create({
       vocabulary: POOL_VOCABULARY,

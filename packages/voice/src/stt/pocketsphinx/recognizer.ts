@@ -134,6 +134,11 @@ export interface PocketsphinxRecognizerOptions {
    * utterance that doubts waits for one another utterance gives back. Default: no limit.
    */
   generalLimit?: number;
+  /**
+   * Most general decoders made past `generalLimit` for turns that have waited 1.5 s for one
+   * to finish; past them a turn waits for one given back. Default: no cap.
+   */
+  generalOverflow?: number;
 }
 
 /** How long the pool waits, idle, before shrinking to its spare. */
@@ -393,6 +398,7 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
         spares: Math.max(0, options.generalSpares ?? 1),
         idleTrimMs: options.idleTrimMs ?? DEFAULT_IDLE_TRIM_MS,
         ...(options.generalLimit !== undefined ? { limit: options.generalLimit } : {}),
+        ...(options.generalOverflow !== undefined ? { overflow: options.generalOverflow } : {}),
       },
     );
     try {
@@ -898,8 +904,17 @@ class Stream implements PocketsphinxRecognitionStream {
   }
 
   async finishAsync(): Promise<DetailedRecognitionResult> {
-    if (!this.#done && this.#willNeedGeneral() && !this.#generals.hasIdle)
-      await this.#generals.whenIdle();
+    // A turn that will need a general decoder takes one the moment one is idle: another
+    // turn woken by the same decoder given back must not take it first, leaving this one to
+    // make one on the spot in `finish()` (past the pool's limits, blocking its thread).
+    while (!this.#done && this.#willNeedGeneral()) {
+      if (this.#generals.hasIdle) {
+        this.#general = this.#generals.take('again');
+        this.#askedGeneral = true;
+        break;
+      }
+      if (!(await this.#generals.whenIdle())) break;
+    }
     await this.#catchUpInSlices();
     return this.finish();
   }
@@ -920,7 +935,7 @@ class Stream implements PocketsphinxRecognitionStream {
       if (this.#done) return;
     }
     if (!this.#generalStarted) {
-      if (!this.#willNeedGeneral() || !this.#startGeneral(false)) return;
+      if (!this.#doubtedSoFar() || !this.#startGeneral(false)) return;
     } else if (this.#fallback === 'parallel' || this.#domainTrustedSoFar()) {
       return; // never behind, or its answer will not be taken
     }
@@ -936,8 +951,16 @@ class Stream implements PocketsphinxRecognitionStream {
    * words so far are not trusted (judged before the utterance ends, as `finish()` will).
    */
   #willNeedGeneral(): boolean {
+    return this.#general === null && this.#doubtedSoFar();
+  }
+
+  /**
+   * Whether the domain model's words so far are not trusted, or not decoded yet (so it
+   * cannot tell): the general model will be asked, with the fallback on.
+   */
+  #doubtedSoFar(): boolean {
     const domain = this.#pair.domain;
-    if (this.#general !== null || !domain || this.#fallback === 'off') return false;
+    if (!domain || this.#fallback === 'off') return false;
     if (this.#warmUp !== null || this.#backlog.length > 0) return true; // not decoded yet: cannot tell
     const text = this.#api.getHyp(domain.ps)?.text ?? '';
     if (text === '') return false;
