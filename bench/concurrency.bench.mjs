@@ -17,7 +17,8 @@ import { voice } from './lib/speech.mjs';
 import { ratio } from './lib/stats.mjs';
 import { BOOTH_OVERRIDES, startTalkServer } from './lib/talk-server.mjs';
 
-const { DEFAULT_IDLE_TRIM_MS, DEFAULT_GENERAL_DECODERS_PER_THREAD } = voice;
+const { DEFAULT_IDLE_TRIM_MS, DEFAULT_GENERAL_DECODERS_PER_THREAD, GENERAL_OVERFLOW_PER_THREAD } =
+  voice;
 
 export const title = 'Concurrent calls';
 export const about =
@@ -397,7 +398,7 @@ function report(steps, afterIdle, referenceSteps = null, staggeredSteps = null) 
     '',
     stagesTable(steps),
     '',
-    `Memory: about ${memory ?? '–'} MB of server RSS per extra call (slope of peak RSS over the steps). Each live call holds its assistant's domain decoder (about 7 MB, made while its greeting plays, on one of the recognition threads); an utterance the domain model doubts (or that follows one only the general model heard) borrows a general decoder (about 49 MB, beside the general language model its thread's decoders share) from its thread's pool, which keeps one spare and at most ${process.env.GENERAL_DECODERS_PER_THREAD ?? DEFAULT_GENERAL_DECODERS_PER_THREAD}, and shrinks to it once it has idled ${DEFAULT_IDLE_TRIM_MS / 1000} s; while the greetings play, it makes one ahead for each call likely to need one (how often the assistant's last 20 utterances did).`,
+    `Memory: about ${memory ?? '–'} MB of server RSS per extra call (slope of peak RSS over the steps). Each live call holds its assistant's domain decoder (about 7 MB, made while its greeting plays, on one of the recognition threads); an utterance the domain model doubts (or that follows one only the general model heard) borrows a general decoder (about 49 MB, beside the general language model its thread's decoders share) from its thread's pool, which keeps one spare and at most ${process.env.GENERAL_DECODERS_PER_THREAD ?? DEFAULT_GENERAL_DECODERS_PER_THREAD} (a turn that has waited 1.5 s for one to finish gets one made past that, ${GENERAL_OVERFLOW_PER_THREAD} at most; after that it waits for one given back), and shrinks to it once it has idled ${DEFAULT_IDLE_TRIM_MS / 1000} s; while the greetings play, it makes one ahead for each call likely to need one (how often the assistant's last 20 utterances did).`,
     afterIdle === null
       ? 'Memory after the calls: not measured in this run (the quick one, or only some steps).'
       : `Memory after the calls: ${afterIdle.waitSeconds} s after the last step ended (the decoder pools idle ${DEFAULT_IDLE_TRIM_MS / 1000} s, then shrink to their spares), the server's RSS was ${Math.abs(afterIdle.rssGrowthMb)} MB ${afterIdle.rssGrowthMb < 0 ? 'below' : 'above'} what it was after the warm-up call (at the peak: ${Math.max(...steps.map((step) => step.serverRssGrowthMb ?? 0))} MB above).`,

@@ -12,6 +12,7 @@ export { embeddedEngines, type EmbeddedEnginesOptions } from './embedded-engines
 export { EspeakVoice } from './espeak-voice.js';
 export {
   DEFAULT_GENERAL_DECODERS_PER_THREAD,
+  GENERAL_OVERFLOW_PER_THREAD,
   PocketsphinxTranscriber,
   type PocketsphinxTranscriberOptions,
 } from './pocketsphinx-transcriber.js';

@@ -68,6 +68,17 @@ export interface PocketsphinxTranscriberOptions {
 export const DEFAULT_GENERAL_DECODERS_PER_THREAD = 2;
 
 /**
+ * General decoders a recognition thread makes past its limit for turns that have waited
+ * 1.5 s at it; past them a turn waits for one given back. Without a cap, calls whose turns
+ * end in the same second each got one (about 49 MB). With callers arriving all at once
+ * (the concurrency benchmark, runs alternated: bench/results/concurrency-general-overflow.json)
+ * one per thread left the server's peak memory at 8 calls at 96–112 MB above idle against
+ * 72–161 uncapped, and at 12 calls 191–292 against 343, with the callers' p95 wait as long
+ * either way (8 calls: 3.2–4.3 s, both past the machine's capacity).
+ */
+export const GENERAL_OVERFLOW_PER_THREAD = 1;
+
+/**
  * The offline recogniser. Each assistant's recogniser is built once per vocabulary (its
  * language model cached on disk) and shared by that assistant's calls; an edited
  * assistant has a new vocabulary, so its next call gets a new recogniser.
@@ -184,6 +195,7 @@ export class PocketsphinxTranscriber implements TranscriberEngine {
         : {}),
       cacheDir: this.languageModelDir,
       generalLimit: generalDecodersPerThread ?? DEFAULT_GENERAL_DECODERS_PER_THREAD,
+      generalOverflow: GENERAL_OVERFLOW_PER_THREAD,
       ...(idleTrimMs === undefined ? {} : { idleTrimMs }),
     };
     const threads = this.threads();
