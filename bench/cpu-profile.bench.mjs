@@ -5,12 +5,16 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { busyTime, largest, profilesOf, threadRole } from './lib/cpu-profiles.mjs';
+import { busyStretches, busyTime, largest, profilesOf, threadRole } from './lib/cpu-profiles.mjs';
 import { table } from './lib/markdown.mjs';
 import { fromRoot } from './lib/paths.mjs';
 
 /** A load past what the machine sustains with paraphrasing callers, where the cores are busy. */
 const CALLS = 8;
+/** The longest the event loop may be held at once (issue #14's target for loop stalls), ms. */
+const STALL_MS = 50;
+/** Busy stretches of the event loop listed. */
+const STRETCHES = 6;
 
 export const title = "Where the server's CPU goes";
 export const about =
@@ -30,7 +34,12 @@ export const about =
   "`wasm-function` RNNoise's, the sentence encoder's or eSpeak's WebAssembly. The " +
   "sampler's own cost makes the step slower than unprofiled, so its latencies and CPU are " +
   'not the ones to quote (those are in "Concurrent calls"); the shares are the finding. ' +
-  "`node bench/lib/cpu-profile-summary.mjs <file>` shows one thread's profile in more detail.";
+  "`node bench/lib/cpu-profile-summary.mjs <file>` shows one thread's profile in more detail. " +
+  "The event loop's longest busy stretches (samples in a row that are not idle, what a loop " +
+  'stall is made of) are listed with the tasks they ran: a sample counts for the outermost ' +
+  "of the project's own functions on its stack (the callback that was running), or, with " +
+  "none, for the garbage collector or Node's and the packages' own work (sockets, message " +
+  'ports). Under the profiler they run longer than without it.';
 
 export async function run({ quick, log }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'talkbooth-cpu-profile-'));
@@ -101,6 +110,7 @@ function report(step, profiles) {
         sharePct: round((100 * us) / r.busyUs),
       })),
     }));
+  const loop = eventLoopStretches(profiles, window);
   const cores = os.cpus().length;
   const fillsAt = Math.floor((100 * cores) / cpuPerCall);
   const markdown = [
@@ -126,6 +136,8 @@ function report(step, profiles) {
       ],
     ),
     '',
+    loop.markdown,
+    '',
     `The step: ${step.calls} calls, ${step.turns} turns, ${round(wallS)} s; under the profiler p95 voice-to-voice ${step.voiceToVoiceMs?.p95 ?? '–'} ms, ${step.failed} failed, ${step.wrongReplies?.length ?? '–'} wrong replies, the server process ${cpuPerCall} % of a core per call. At that rate the server alone would fill the ${cores} cores at about ${fillsAt} such calls (its threads were busy ${round(totalUs / 1e6 / wallS, 2)} cores' worth of the step's wall time).`,
   ].join('\n');
   return {
@@ -135,9 +147,59 @@ function report(step, profiles) {
       serverCpuPerCallPct: cpuPerCall,
       largest: rows[0]?.role ?? null,
       largestSharePct: rows[0]?.sharePct ?? null,
+      loopStretchesOverStallMs: loop.over,
+      longestLoopStretchMs: loop.longestMs,
     },
     markdown,
-    details: { step: { ...step, serverStages: undefined }, threads: rows },
+    details: {
+      step: { ...step, serverStages: undefined },
+      threads: rows,
+      eventLoopStretches: loop.stretches,
+    },
+  };
+}
+
+/**
+ * The event loop's longest busy stretches in the step, with the tasks they ran, and what the
+ * stretches over `STALL_MS` were made of together.
+ */
+function eventLoopStretches(profiles, window) {
+  const main = profiles.find(({ thread }) => thread === 0);
+  if (main === undefined) return { markdown: 'No profile of the event loop.', stretches: [] };
+  const all = busyStretches(main.profile, window);
+  const long = all.filter((s) => s.us > STALL_MS * 1000);
+  const together = new Map();
+  for (const s of long)
+    for (const [name, us] of s.byTask) together.set(name, (together.get(name) ?? 0) + us);
+  const longUs = long.reduce((sum, s) => sum + s.us, 0);
+  const made = (byTask, us, n) =>
+    largest(byTask, n)
+      .map(([name, t]) => `\`${name}\` ${round((100 * t) / us)} %`)
+      .join(', ');
+  const stretches = all.slice(0, STRETCHES).map((s) => ({
+    ms: round(s.us / 1000),
+    atSeconds: round((s.startUs - window.startedUs) / 1e6, 2),
+    tasks: largest(s.byTask, 3).map(([name, us]) => ({ task: name, ms: round(us / 1000) })),
+  }));
+  const markdown = [
+    `The event loop's longest busy stretches in the step (${long.length} of ${all.length} over ${STALL_MS} ms under the profiler${long.length === 0 ? '' : `; together, ${made(together, longUs, 4)}`}):`,
+    '',
+    table(
+      ['Busy (ms)', 'At (s into the step)', 'What it ran'],
+      all
+        .slice(0, STRETCHES)
+        .map((s) => [
+          round(s.us / 1000),
+          round((s.startUs - window.startedUs) / 1e6, 2),
+          made(s.byTask, s.us, 3),
+        ]),
+    ),
+  ].join('\n');
+  return {
+    markdown,
+    stretches,
+    over: long.length,
+    longestMs: stretches[0]?.ms ?? null,
   };
 }
 

@@ -89,3 +89,61 @@ export function profilesOf(dir, pid) {
 export function largest(map, n) {
   return [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
 }
+
+/**
+ * A thread's runs of non-idle samples (what an event-loop stall is made of), longest first,
+ * within `window` ({ startedUs, endedUs } on the profile's clock; the whole profile when
+ * absent). Each has its start (µs on the profile's clock), its length (µs), and its time by
+ * task (`byTask`, µs each): a sample counts for the outermost of the project's own
+ * functions on its stack (the callback that was running: a turn's reading choice, a
+ * frame's push), or, with none, for the garbage collector or for Node's and the packages'
+ * own work.
+ */
+export function busyStretches(profile, window = undefined) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  const task = new Map();
+  const taskOf = (id) => {
+    let found = task.get(id);
+    if (found !== undefined) return found;
+    let outermost;
+    for (let n = id; n !== undefined; n = parent.get(n))
+      if (isOwnCode(byId.get(n))) outermost = byId.get(n);
+    const self = byId.get(id).callFrame.functionName;
+    found =
+      outermost !== undefined
+        ? functionName(outermost)
+        : self === '(garbage collector)'
+          ? self
+          : "(Node's and packages' own work)";
+    task.set(id, found);
+    return found;
+  };
+  const idle = (id) => byId.get(id).callFrame.functionName === '(idle)';
+  const inside = (at) => window === undefined || (at >= window.startedUs && at < window.endedUs);
+  const runs = [];
+  let run = null;
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    // A sample's time is the gap to the next one.
+    const dt = profile.timeDeltas[i + 1] ?? 0;
+    if (!inside(at) || idle(id)) {
+      run = null;
+      return;
+    }
+    if (run === null) runs.push((run = { startUs: at, us: 0, byTask: new Map() }));
+    run.us += dt;
+    const name = taskOf(id);
+    run.byTask.set(name, (run.byTask.get(name) ?? 0) + dt);
+  });
+  return runs.sort((a, b) => b.us - a.us);
+}
+
+/** Whether a frame is the project's own code (not a package's, Node's or the engine's). */
+function isOwnCode(node) {
+  const where = place(node);
+  return where.endsWith('.js') && !where.startsWith('node:');
+}
