@@ -26,10 +26,10 @@ const MIN_SLIP_PHONES = 3;
 /** Letters a slip may have (caller's word and phrase word alike), so short words never slip. */
 const MIN_SLIP_LETTERS = 4;
 /**
- * Sentences whose answer a detector keeps: a call's reply engine checks each turn's
+ * Sentences whose answer a detector keeps: every call's reply engine checks each turn's
  * readings, and every earlier turn again at each new one (its dialog replays the call).
  */
-const DETECTED_CACHE_SIZE = 1024;
+const DETECTED_CACHE_SIZE = 2048;
 
 /** Possessive and reflexive pronouns, each mapped to the first person the phrases use. */
 const PERSON: ReadonlyMap<string, string> = new Map([
@@ -58,6 +58,18 @@ interface Phrase {
 }
 
 export class EmergencyDetector {
+  private static shared: EmergencyDetector | undefined;
+
+  /**
+   * The detector of the built-in phrases with the built lexicon, made on first use and
+   * shared by every call's reply engine: making one takes a few milliseconds of the event
+   * loop as a call starts, and its cache is of sentences alone.
+   */
+  static default(): EmergencyDetector {
+    EmergencyDetector.shared ??= new EmergencyDetector();
+    return EmergencyDetector.shared;
+  }
+
   private readonly phrases: Phrase[];
   private readonly lexicon: Lexicon;
 

@@ -7,7 +7,8 @@ import { BriefIntent } from './brief-intent.js';
 import { EmergencyDetector } from './emergency.js';
 import { IntakeFlow } from './intake.js';
 import { isGoodbye, smallTalk, yesNo } from './intents.js';
-import { KnowledgeBase } from './knowledge/knowledge-base.js';
+import type { KnowledgeBase } from './knowledge/knowledge-base.js';
+import { sharedKnowledgeBase } from './knowledge/shared-knowledge-bases.js';
 import type { RetrievalThresholds } from './knowledge/tuning.js';
 import { sentenceEncoder, type SentenceEncoder } from './semantic/sentence-encoder.js';
 import { normalize, STOP_WORDS, stripFillers } from './text.js';
@@ -41,7 +42,7 @@ export class LocalReplyEngine implements ReplyEngine {
   private readonly assistant: AssistantDto;
   private readonly greetingText: string | null;
   private readonly knowledge: KnowledgeBase;
-  private readonly emergency = new EmergencyDetector();
+  private readonly emergency = EmergencyDetector.default();
   private readonly briefIntent = new BriefIntent();
   /** Caller turns (their order among the history's user messages) read with doubt. */
   private readonly doubtfulTurns = new Set<number>();
@@ -52,7 +53,7 @@ export class LocalReplyEngine implements ReplyEngine {
     this.assistant = options.assistant;
     this.greetingText = greetingOf(options.assistant.firstMessage, options.variableValues);
     const encoder = options.encoder === undefined ? sentenceEncoder() : options.encoder;
-    this.knowledge = new KnowledgeBase(options.assistant.model?.knowledge ?? [], {
+    this.knowledge = sharedKnowledgeBase(options.assistant.model?.knowledge ?? [], {
       thresholds: options.thresholds,
       ...(encoder === null ? {} : { encoder }),
     });
