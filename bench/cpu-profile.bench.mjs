@@ -35,8 +35,10 @@ export const about =
   "sampler's own cost makes the step slower than unprofiled, so its latencies and CPU are " +
   'not the ones to quote (those are in "Concurrent calls"); the shares are the finding. ' +
   "`node bench/lib/cpu-profile-summary.mjs <file>` shows one thread's profile in more detail. " +
-  "The event loop's longest busy stretches (samples in a row that are not idle, what a loop " +
-  'stall is made of) are listed with the tasks they ran: a sample counts for the outermost ' +
+  "The event loop's longest busy stretches (samples in a row that are not idle: one long " +
+  'task, or several back to back, which the sampler cannot tell apart; a timer falling due ' +
+  'in one waits for the task then running, and for the rest of its phase of the loop) are ' +
+  'listed with the tasks they ran: a sample counts for the outermost ' +
   "of the project's own functions on its stack (the callback that was running), or, with " +
   "none, for the garbage collector or Node's and the packages' own work (sockets, message " +
   'ports). Under the profiler they run longer than without it.';
