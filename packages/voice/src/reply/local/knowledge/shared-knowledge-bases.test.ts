@@ -1,19 +1,12 @@
-import { readFileSync } from 'node:fs';
 import type { KnowledgeEntry } from '@talkbooth/protocol';
 import { describe, expect, it } from 'vitest';
 import type { SentenceEncoder } from '../semantic/sentence-encoder.js';
+import { demo } from '../../testing/conversation.js';
 import { sharedKnowledgeBase } from './shared-knowledge-bases.js';
 
-/** The demo clinic's entries, read afresh each time: a new call reads its assistant anew. */
+/** The demo clinic's entries, a copy each time: a new call reads its assistant anew. */
 function demoEntries(): KnowledgeEntry[] {
-  return (
-    JSON.parse(
-      readFileSync(
-        new URL('../../../../../../apps/server/src/db/seed/demo-clinic.json', import.meta.url),
-        'utf8',
-      ),
-    ) as { knowledgeBase: KnowledgeEntry[] }
-  ).knowledgeBase;
+  return structuredClone(demo.knowledgeBase);
 }
 
 /** An encoder of its own (never asked to encode here: building a knowledge base does not). */
