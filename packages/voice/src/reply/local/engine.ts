@@ -7,8 +7,7 @@ import { BriefIntent } from './brief-intent.js';
 import { EmergencyDetector } from './emergency.js';
 import { IntakeFlow } from './intake.js';
 import { isGoodbye, smallTalk, yesNo } from './intents.js';
-import type { KnowledgeBase } from './knowledge/knowledge-base.js';
-import { sharedKnowledgeBase } from './knowledge/shared-knowledge-bases.js';
+import { KnowledgeBase } from './knowledge/knowledge-base.js';
 import type { RetrievalThresholds } from './knowledge/tuning.js';
 import { sentenceEncoder, type SentenceEncoder } from './semantic/sentence-encoder.js';
 import { normalize, STOP_WORDS, stripFillers } from './text.js';
@@ -53,7 +52,7 @@ export class LocalReplyEngine implements ReplyEngine {
     this.assistant = options.assistant;
     this.greetingText = greetingOf(options.assistant.firstMessage, options.variableValues);
     const encoder = options.encoder === undefined ? sentenceEncoder() : options.encoder;
-    this.knowledge = sharedKnowledgeBase(options.assistant.model?.knowledge ?? [], {
+    this.knowledge = new KnowledgeBase(options.assistant.model?.knowledge ?? [], {
       thresholds: options.thresholds,
       ...(encoder === null ? {} : { encoder }),
     });

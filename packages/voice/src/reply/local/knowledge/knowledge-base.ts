@@ -65,11 +65,10 @@ const DETERMINERS: ReadonlySet<string> = new Set([
 const ARTICLE_REACH = 2;
 
 /**
- * Sentences whose analysis a knowledge base keeps (about 4 kB each): the calls of its
- * assistant share it (`sharedKnowledgeBase`), each turn with every reading of it (up to
- * about 15), and each call's earlier turns are weighed again at every new one.
+ * Sentences whose analysis a knowledge base keeps: a long call's turns with every reading
+ * of each (up to about 15), with room to spare.
  */
-const ANALYSED_CACHE_SIZE = 2048;
+const ANALYSED_CACHE_SIZE = 1024;
 
 /**
  * Ranked retrieval over an assistant's knowledge base. Each entry is one BM25 document made
