@@ -12,7 +12,7 @@ import {
   scriptLines,
   stepVerdict,
 } from './lib/caller-steps.mjs';
-import { serverTurnStages, SERVER_STAGES } from './lib/server-turn-stages.mjs';
+import { RECOGNITION_PARTS, serverTurnStages, SERVER_STAGES } from './lib/server-turn-stages.mjs';
 import { voice } from './lib/speech.mjs';
 import { ratio } from './lib/stats.mjs';
 import { BOOTH_OVERRIDES, startTalkServer } from './lib/talk-server.mjs';
@@ -370,6 +370,8 @@ function stagesTable(steps, { staggered = false } = {}) {
     models.map((model) => stages.byModel[model] ?? 0).join(' / '),
     ...SERVER_STAGES.map(([stage]) => `${stages[stage].p50 ?? '–'} / ${stages[stage].p95 ?? '–'}`),
     `${stages.recognitionMsFirstTurn.p95 ?? '–'} / ${stages.recognitionMsLaterTurns.p95 ?? '–'}`,
+    // Runs before these parts were measured have none.
+    RECOGNITION_PARTS.map(([part]) => stages[part]?.p95 ?? '–').join(' / '),
   ]);
   const headers = [
     'Calls',
@@ -377,11 +379,14 @@ function stagesTable(steps, { staggered = false } = {}) {
     'Heard by domain / general / neural',
     ...SERVER_STAGES.map(([stage]) => `${stage} p50 / p95`),
     'recognitionMs p95, first turns / later',
+    'recognitionMs parts p95: queued / decoding / second opinion',
   ];
   return [
     'Where the wait goes, as the server measured each turn (call records’ `latency.turns`): ' +
       SERVER_STAGES.map(([stage, what]) => `\`${stage}\` is the ${what}`).join('; ') +
-      `. A call’s first turn has nothing earlier to learn from (its channel, whether the caller needs the general model) ${staggered ? '' : 'and a step’s calls all start at once, '}so its recognition is also shown apart from the later turns’. The callers’ figures above add the network and their own timers.`,
+      `. A call’s first turn has nothing earlier to learn from (its channel, whether the caller needs the general model) ${staggered ? '' : 'and a step’s calls all start at once, '}so its recognition is also shown apart from the later turns’. Of \`recognitionMs\`, ` +
+      RECOGNITION_PARTS.map(([part, what]) => `\`${part}\` is ${what}`).join('; ') +
+      ' (each p95 over the turns that had that part; the parts’ p95s come from different turns, so they need not add up). The callers’ figures above add the network and their own timers.',
     '',
     table(headers, rows),
   ].join('\n');

@@ -15,6 +15,17 @@ const STAGES = [
 export const SERVER_STAGES = STAGES;
 
 /**
+ * The parts of `recognitionMs` the server measures where they exist (TurnMetrics): the
+ * turn's end behind the recognition thread's earlier work, that thread's own finishing,
+ * and the second recogniser's reading waited for after the first's result.
+ */
+export const RECOGNITION_PARTS = [
+  ['recognitionQueuedMs', "the time queued behind the recognition thread's earlier work"],
+  ['recognitionDecodingMs', "the recognition thread's own finishing of the turn"],
+  ['secondOpinionWaitMs', "the second recogniser's reading, waited for after the first's"],
+];
+
+/**
  * The turns of every call created after `sinceIso`: per-stage p50/p95, and how many turns
  * each recognition model heard. Waits for the calls' queued record writes (they end with
  * the call) by reading until every call has ended, for at most `timeoutMs`.
@@ -45,10 +56,10 @@ export async function serverTurnStages(platform, sinceIso, { timeoutMs = 10_000 
     recognitionMsFirstTurn: recognitionOf(turns.filter((turn) => turn.turn === 1)),
     recognitionMsLaterTurns: recognitionOf(turns.filter((turn) => turn.turn > 1)),
     ...Object.fromEntries(
-      STAGES.map(([stage]) => [
+      [...STAGES, ...RECOGNITION_PARTS].map(([stage]) => [
         stage,
         summarise(
-          turns.map((turn) => turn[stage]),
+          turns.map((turn) => turn[stage]).filter((ms) => ms !== undefined),
           0,
         ),
       ]),

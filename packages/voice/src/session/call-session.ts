@@ -7,6 +7,7 @@ import type { ChatMessage, ReplyEngine } from '../reply/types.js';
 import type {
   ChannelEstimate,
   RecognitionModel,
+  RecognitionWaits,
   RecognitionResult,
   RecognitionStream,
   SpeechRecognizer,
@@ -91,6 +92,7 @@ interface CallerTurnTiming {
   recognitionMs: number;
   endpointAt: number;
   model: RecognitionModel;
+  waits: RecognitionWaits | undefined;
 }
 
 const now = () => performance.now();
@@ -525,6 +527,7 @@ export class CallSession {
       recognitionMs,
       endpointAt: turn.endpointAt,
       model: result.model,
+      waits: result.waits,
     };
     // The caller already speaks on, having heard nothing since this turn: its reply waits
     // for what they say, which may finish the sentence (then both are answered as one).
@@ -899,9 +902,24 @@ export class CallSession {
       firstAudioMs,
       voiceToVoiceMs: firstAudioMs === null ? null : caller.silenceMs + firstAudioMs,
       recognitionModel: caller.model,
+      ...recognitionWaits(caller.waits),
     };
     this.listener.metrics(metrics);
   }
+}
+
+/** The parts of the recognition wait a turn's metrics report, each where it was measured (ms, one decimal). */
+function recognitionWaits(
+  waits: RecognitionWaits | undefined,
+): Pick<TurnMetrics, 'recognitionQueuedMs' | 'recognitionDecodingMs' | 'secondOpinionWaitMs'> {
+  const ms = (value: number) => Math.round(value * 10) / 10;
+  return {
+    ...(waits?.queuedMs === undefined ? {} : { recognitionQueuedMs: ms(waits.queuedMs) }),
+    ...(waits?.decodingMs === undefined ? {} : { recognitionDecodingMs: ms(waits.decodingMs) }),
+    ...(waits?.secondOpinionMs === undefined
+      ? {}
+      : { secondOpinionWaitMs: ms(waits.secondOpinionMs) }),
+  };
 }
 
 function describe(error: unknown): string {

@@ -46,6 +46,22 @@ export interface TurnMetrics {
   voiceToVoiceMs: number | null;
   /** Which recognition model produced the caller's words. */
   recognitionModel: RecognitionModel;
+  /**
+   * Of `recognitionMs`, the turn's end waiting behind the recognition thread's earlier work
+   * (the frames of this and the other calls on it): long when that thread cannot keep up.
+   * Only with recognition on threads of its own.
+   */
+  recognitionQueuedMs?: number;
+  /**
+   * Of `recognitionMs`, the recognition thread's own finishing of the turn: waiting for a
+   * general decoder, catching up, the last decoding.
+   */
+  recognitionDecodingMs?: number;
+  /**
+   * Of `recognitionMs`, the second recogniser's reading waited for once the first's result
+   * was in. Only on turns it read.
+   */
+  secondOpinionWaitMs?: number;
 }
 
 export interface ProviderChange {

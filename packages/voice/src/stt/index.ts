@@ -9,6 +9,7 @@ export type {
   RecognitionOptions,
   RecognitionResult,
   RecognitionStream,
+  RecognitionWaits,
   SpeechRecognizer,
 } from './types.js';
 export {

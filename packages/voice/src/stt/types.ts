@@ -49,10 +49,38 @@ export interface RecognitionResult {
    */
   recheck?: Promise<string[]>;
   /**
+   * Where the wait for this result went after the turn ended, when it was measured: what
+   * the session's `recognitionMs` is made of (see `RecognitionWaits`).
+   */
+  waits?: RecognitionWaits;
+  /**
    * What the recogniser learned about the caller's channel (microphone, level, voice)
    * from this utterance, to hand to the next `open()` of the same call.
    */
   channel?: ChannelEstimate;
+}
+
+/**
+ * The parts of the wait between the end of a caller's turn and its recognition, each in ms
+ * and present only where that part exists.
+ */
+export interface RecognitionWaits {
+  /**
+   * A recogniser on a thread of its own: how long the turn's end waited behind that
+   * thread's earlier work (the frames of this and the other calls on it) before its
+   * decoding could finish. Long when the thread cannot keep up with its calls.
+   */
+  queuedMs?: number;
+  /**
+   * The same thread's own finishing of the turn: waiting for a general decoder, catching
+   * up on audio it had not decoded yet, the last decoding.
+   */
+  decodingMs?: number;
+  /**
+   * A second recogniser's reading (`secondOpinion`) waited for after the first's result
+   * was in: its thread was busy with other calls' readings, or it began late.
+   */
+  secondOpinionMs?: number;
 }
 
 /**

@@ -534,6 +534,7 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
           alternatives: ['my grandmother is kitchen'],
           hypotheses: ['my grandmother is chicken'],
           secondOpinion: ['my grandmother collapse'],
+          waits: { secondOpinionMs: expect.any(Number) },
         });
         const dropped = await hear(
           new SecondOpinionRecognizer({ primary: unsure(0.2), model: async () => model }),
@@ -572,3 +573,45 @@ describe.skipIf(!speechToolsAvailable() || !pocketsphinxAvailable())(
     }, 60_000);
   },
 );
+
+describe('the second opinion’s share of the wait for a turn', () => {
+  /** A second recogniser that takes `ms` to read anything (a busy thread), then hears `text`. */
+  const slowReader = (ms: number, text: string) => ({
+    transcribe: vi.fn(async () => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { text, tokens: text.split(' ').length, truncated: false };
+    }),
+    dispose: async () => undefined,
+  });
+  const frames = Array.from({ length: 50 }, () => new Int16Array(320));
+
+  it('tells how long the turn waited for the second reading once the first’s result was in, beside the first’s own waits', async () => {
+    const reader = slowReader(120, 'i have a bad cough');
+    const recognizer = new SecondOpinionRecognizer({
+      primary: scriptedPrimary({
+        text: 'i have a bad cow',
+        model: 'general',
+        waits: { queuedMs: 12.5, decodingMs: 30 },
+      }),
+      model: async () => reader,
+    });
+    const result = await hear(recognizer, frames);
+    expect(result.secondOpinion).toEqual(['i have a bad cough']);
+    expect(result.waits?.queuedMs).toBe(12.5);
+    expect(result.waits?.decodingMs).toBe(30);
+    // The reading began at the turn's end (no pause began one) and took 120 ms.
+    expect(result.waits?.secondOpinionMs).toBeGreaterThanOrEqual(110);
+    expect(result.waits?.secondOpinionMs).toBeLessThan(5_000);
+  });
+
+  it('adds no second-opinion wait to a turn it did not read', async () => {
+    const reader = slowReader(120, 'anything');
+    const sure = { text: 'what time do you open', model: 'domain' as const, confidence: 1 };
+    const result = await hear(
+      new SecondOpinionRecognizer({ primary: scriptedPrimary(sure), model: async () => reader }),
+      frames,
+    );
+    expect(reader.transcribe).not.toHaveBeenCalled();
+    expect(result.waits).toBeUndefined();
+  });
+});

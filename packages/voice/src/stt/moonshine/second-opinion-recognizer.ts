@@ -245,21 +245,25 @@ export class SecondOpinionRecognizer implements SpeechRecognizer {
         // Moonshine hears a turn differently with more quiet after it, so the whole turn is
         // read again, for an emergency the early reading missed ("i have chest pain" heard
         // as an ordinary sentence at the pause, twice in CI).
+        const waitFrom = performance.now();
         const heard = await (begun?.heard ?? whole ?? read(audio));
+        const waits = { ...result.waits, secondOpinionMs: performance.now() - waitFrom };
         // Without a second opinion (the model is missing or failed) the primary's words
         // stand, and its own readings are still checked for an emergency.
-        if (heard === undefined) return result;
+        if (heard === undefined) return { ...result, waits };
         // Every reading of Moonshine's, one pocketsphinx also gave included: that the two
         // heard the same words is itself what the reply engine weighs ("can you play some
         // music", whose domain reading "can you poison years ago" raised the alarm while
         // Moonshine's identical reading was dropped as nothing new).
         const secondOpinion = fresh(heard);
-        const answered =
-          result.unsure === true && (heard[0] ?? '') !== ''
+        const answered = {
+          ...(result.unsure === true && (heard[0] ?? '') !== ''
             ? insteadOfUnsure(result, heard[0] as string, fresh(heard.slice(1)))
             : secondOpinion.length === 0
               ? result
-              : { ...result, secondOpinion };
+              : { ...result, secondOpinion }),
+          waits,
+        };
         if (begun === null) return answered;
         // Nothing waits for it: the thread reads it after the readings answers wait for.
         const recheck = read(audio, { urgency: 'later' }).then((late) =>

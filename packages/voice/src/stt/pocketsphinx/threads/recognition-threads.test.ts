@@ -97,6 +97,28 @@ describe.skipIf(!built || !pocketsphinxAvailable() || !speechToolsAvailable())(
       for (const release of releases) release();
       recognizer.dispose();
     }, 60_000);
+
+    it('tells how long a turn’s end waited behind the thread’s backlog, apart from its own finishing', async () => {
+      const recognizer = await threads.recognizer('clinic', { vocabulary: VOCABULARY, cacheDir });
+      const release = recognizer.reserve();
+      const frames = audio[0] ?? [];
+      // Every frame sent at once, the end of the turn right after them: it waits on the
+      // thread until they are decoded.
+      const stream = recognizer.open();
+      for (const frame of frames) stream.push(frame);
+      const asked = performance.now();
+      const result = await stream.finish();
+      const waitedMs = performance.now() - asked;
+      const { queuedMs = -1, decodingMs = -1 } = result.waits ?? {};
+      expect(queuedMs).toBeGreaterThan(0);
+      expect(decodingMs).toBeGreaterThanOrEqual(0);
+      // The two parts are the wait seen from here (up to the promise's settling, a moment
+      // before this test goes on), split where the thread began finishing.
+      expect(queuedMs + decodingMs).toBeLessThanOrEqual(waitedMs);
+      expect(queuedMs + decodingMs).toBeGreaterThanOrEqual(waitedMs - 5);
+      release();
+      recognizer.dispose();
+    }, 60_000);
   },
 );
 

@@ -400,6 +400,24 @@ export class ThreadedRecognizer implements SpeechRecognizer {
   }
 }
 
+/**
+ * The result with the time its turn's end spent waiting for the thread (`queuedMs`): all
+ * of `waitedMs` (from asking for the result to having it) but the thread's own finishing
+ * of the turn (`decodingMs`, measured there), so the thread's earlier work (every frame
+ * pushed before, this call's and the others') and the messages' way there and back.
+ */
+function withQueuedMs(
+  result: DetailedRecognitionResult,
+  waitedMs: number,
+): DetailedRecognitionResult {
+  const decodingMs = result.waits?.decodingMs;
+  if (decodingMs === undefined) return result;
+  return {
+    ...result,
+    waits: { ...result.waits, queuedMs: Math.max(0, waitedMs - decodingMs) },
+  };
+}
+
 /** An utterance decoding on a thread: frames go there, the words so far come back. */
 export interface ThreadedRecognitionStream extends RecognitionStream {
   finish(): Promise<DetailedRecognitionResult>;
@@ -484,10 +502,11 @@ class ThreadedStream implements ThreadedRecognitionStream {
       this.#release();
       return Promise.reject(this.#lost);
     }
+    const asked = performance.now();
     return new Promise<DetailedRecognitionResult>((resolve, reject) => {
       this.#result = { resolve, reject };
       this.slot.post({ type: 'finish', stream: this.id });
-    });
+    }).then((result) => withQueuedMs(result, performance.now() - asked));
   }
 
   cancel(): void {

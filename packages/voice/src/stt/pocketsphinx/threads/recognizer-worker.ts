@@ -71,8 +71,15 @@ function onStream(id: number, entry: OpenStream, message: ToThreadMessage): void
     }
     // Waits (off this thread's loop) for a general decoder if the turn needs one and none is
     // idle: the other utterances on this thread go on meanwhile.
+    const started = performance.now();
     stream.finishAsync().then(
-      (result) => send({ type: 'result', stream: id, ok: true, result }),
+      (result) =>
+        send({
+          type: 'result',
+          stream: id,
+          ok: true,
+          result: { ...result, waits: { decodingMs: performance.now() - started } },
+        }),
       (error: unknown) => send({ type: 'result', stream: id, ok: false, message: describe(error) }),
     );
     return;
