@@ -5,13 +5,10 @@
  * is answered as one; any other reading changes nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { LocalReplyEngine } from '../reply/local/engine.js';
-import { demoAssistant } from '../reply/testing/conversation.js';
 import type { RecognitionResult, SpeechRecognizer } from '../stt/types.js';
-import { CallSession } from './call-session.js';
-import { frames, toneSynthesizer, until } from './testing/scripted-audio.js';
-import type { CallSessionListener, RecordMessage, SessionProblem } from './types.js';
-import type { ServerMessage } from '@talkbooth/protocol';
+import { until } from './testing/scripted-audio.js';
+import { scriptedCall } from './testing/scripted-call.js';
+import type { RecordMessage, SessionProblem } from './types.js';
 
 /** A caller in trouble, in their own words (no entry of the demo clinic uses them). */
 const TROUBLE = 'my grandmother collapsed in the kitchen this morning';
@@ -65,39 +62,19 @@ function recheckingRecognizer(): SpeechRecognizer & {
 /** A call on the demo clinic whose caller says one turn; answers what the test needs. */
 async function callWithOneTurn() {
   const recognizer = recheckingRecognizer();
-  const messages: ServerMessage[] = [];
   let record: readonly RecordMessage[] = [];
   const problems: SessionProblem[] = [];
-  const listener: CallSessionListener = {
-    audio: () => undefined,
-    message: (m) => messages.push(m),
+  const { session, messages, assistant, quiet, speak } = scriptedCall(recognizer, {
     conversation: (r) => {
       record = r;
     },
-    metrics: () => undefined,
     problem: (p) => problems.push(p),
-    ended: () => undefined,
-  };
-  const session = new CallSession(
-    {
-      recognizer,
-      vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
-      synthesizer: toneSynthesizer,
-      voice: 'none',
-      reply: new LocalReplyEngine({ assistant: demoAssistant }),
-    },
-    { endpointSilenceMs: 200, playbackLeadMs: 100 },
-    listener,
-  );
-  const assistant = (status: string) =>
-    messages.filter(
-      (m) => m.type === 'speech-update' && m.role === 'assistant' && m.status === status,
-    ).length;
+  });
   session.start();
   // The greeting, played out before the caller speaks.
   await until(() => assistant('stopped') === 1, 'the greeting');
-  for (const f of [...frames(20, 10), ...frames(40, 8000), ...frames(15, 10)])
-    session.pushCallerAudio(f);
+  quiet();
+  speak();
   const userFinals = () =>
     messages.flatMap((m) =>
       m.type === 'transcript' && m.role === 'user' && m.transcriptType === 'final'
@@ -118,9 +95,7 @@ async function callWithOneTurn() {
   return {
     session,
     /** The caller says another turn. */
-    speak: () => {
-      for (const f of [...frames(40, 8000), ...frames(15, 10)]) session.pushCallerAudio(f);
-    },
+    speak,
     recognizer,
     messages,
     problems,

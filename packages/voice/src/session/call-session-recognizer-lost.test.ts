@@ -3,15 +3,12 @@
  * crashed, `RecognizerLostError`) ends the call saying why; any other failure of one turn
  * is reported and the call goes on. The real local reply engine on the demo clinic.
  */
-import type { ServerMessage } from '@talkbooth/protocol';
 import { describe, expect, it } from 'vitest';
-import { LocalReplyEngine } from '../reply/local/engine.js';
-import { demoAssistant } from '../reply/testing/conversation.js';
 import { RecognizerLostError } from '../stt/recognizer-lost.js';
 import type { RecognitionResult, SpeechRecognizer } from '../stt/types.js';
-import { CallSession } from './call-session.js';
-import { frames, toneSynthesizer, until } from './testing/scripted-audio.js';
-import type { CallSessionListener, EndedReason } from './types.js';
+import { until } from './testing/scripted-audio.js';
+import { scriptedCall } from './testing/scripted-call.js';
+import type { EndedReason } from './types.js';
 
 /** Fails the first turn with `failure`; hears every later one as a question the clinic answers. */
 function failingOnce(failure: Error): SpeechRecognizer {
@@ -36,43 +33,18 @@ function failingOnce(failure: Error): SpeechRecognizer {
 }
 
 async function callWhoseFirstTurnFails(failure: Error) {
-  const messages: ServerMessage[] = [];
   let ended: EndedReason | null = null;
-  const listener: CallSessionListener = {
-    audio: () => undefined,
-    message: (m) => messages.push(m),
-    conversation: () => undefined,
-    metrics: () => undefined,
-    problem: () => undefined,
+  const call = scriptedCall(failingOnce(failure), {
     ended: ({ reason }) => {
       ended = reason;
     },
-  };
-  const session = new CallSession(
-    {
-      recognizer: failingOnce(failure),
-      vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
-      synthesizer: toneSynthesizer,
-      voice: 'none',
-      reply: new LocalReplyEngine({ assistant: demoAssistant }),
-    },
-    { endpointSilenceMs: 200, playbackLeadMs: 100 },
-    listener,
-  );
-  const assistantStopped = () =>
-    messages.filter(
-      (m) => m.type === 'speech-update' && m.role === 'assistant' && m.status === 'stopped',
-    ).length;
-  const speak = () => {
-    for (const f of [...frames(40, 8000), ...frames(15, 10)]) session.pushCallerAudio(f);
-  };
-  session.start();
-  await until(() => assistantStopped() === 1, 'the greeting');
-  // Quiet first: the session learns the noise floor.
-  for (const f of frames(20, 10)) session.pushCallerAudio(f);
-  speak();
-  await until(() => messages.some((m) => m.type === 'error'), 'the error');
-  return { session, messages, speak, assistantStopped, ended: () => ended };
+  });
+  call.session.start();
+  await until(() => call.assistant('stopped') === 1, 'the greeting');
+  call.quiet();
+  call.speak();
+  await until(() => call.messages.some((m) => m.type === 'error'), 'the error');
+  return { ...call, ended: () => ended };
 }
 
 describe('CallSession when the recogniser fails a turn', () => {
@@ -91,7 +63,7 @@ describe('CallSession when the recogniser fails a turn', () => {
     const call = await callWhoseFirstTurnFails(new Error('pocketsphinx: ps_end_utt failed (-1)'));
     expect(call.ended()).toBeNull();
     call.speak();
-    await until(() => call.assistantStopped() === 2, 'the answer to the next turn');
+    await until(() => call.assistant('stopped') === 2, 'the answer to the next turn');
     expect(call.ended()).toBeNull();
     await call.session.end('customer-ended-call');
     expect(call.ended()).toBe('customer-ended-call');

@@ -4,13 +4,10 @@
  * a scripted recogniser, with the real local reply engine on the demo clinic.
  */
 import { describe, expect, it } from 'vitest';
-import { LocalReplyEngine } from '../reply/local/engine.js';
-import { demoAssistant } from '../reply/testing/conversation.js';
 import type { RecognitionResult, SpeechRecognizer } from '../stt/types.js';
-import { CallSession } from './call-session.js';
-import { frames, toneSynthesizer, until } from './testing/scripted-audio.js';
-import type { CallSessionListener, TurnMetrics } from './types.js';
-import type { ServerMessage } from '@talkbooth/protocol';
+import { until } from './testing/scripted-audio.js';
+import { scriptedCall } from './testing/scripted-call.js';
+import type { TurnMetrics } from './types.js';
 
 /** Each utterance is heard as the next of `results`. */
 function scriptedRecognizer(results: RecognitionResult[]): SpeechRecognizer {
@@ -40,40 +37,16 @@ describe('CallSession turn metrics', () => {
       },
       { text: 'where are you located', model: 'domain' },
     ]);
-    const messages: ServerMessage[] = [];
     const metrics: TurnMetrics[] = [];
-    const listener: CallSessionListener = {
-      audio: () => undefined,
-      message: (m) => messages.push(m),
-      conversation: () => undefined,
+    const { session, assistant, quiet, speak } = scriptedCall(recognizer, {
       metrics: (m) => metrics.push(m),
-      problem: () => undefined,
-      ended: () => undefined,
-    };
-    const session = new CallSession(
-      {
-        recognizer,
-        vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
-        synthesizer: toneSynthesizer,
-        voice: 'none',
-        reply: new LocalReplyEngine({ assistant: demoAssistant }),
-      },
-      { endpointSilenceMs: 200, playbackLeadMs: 100 },
-      listener,
-    );
-    const assistantStopped = () =>
-      messages.filter(
-        (m) => m.type === 'speech-update' && m.role === 'assistant' && m.status === 'stopped',
-      ).length;
-    const speak = () => {
-      for (const f of [...frames(20, 10), ...frames(40, 8000), ...frames(15, 10)])
-        session.pushCallerAudio(f);
-    };
+    });
     session.start();
-    await until(() => assistantStopped() === 1, 'the greeting');
+    await until(() => assistant('stopped') === 1, 'the greeting');
+    quiet();
     speak();
     await until(() => metrics.length === 1, 'the first turn’s metrics');
-    await until(() => assistantStopped() === 2, 'the first reply');
+    await until(() => assistant('stopped') === 2, 'the first reply');
     speak();
     await until(() => metrics.length === 2, 'the second turn’s metrics');
     await session.end('customer-ended-call');
