@@ -167,7 +167,13 @@ function report(step, profiles) {
  */
 function eventLoopStretches(profiles, window) {
   const main = profiles.find(({ thread }) => thread === 0);
-  if (main === undefined) return { markdown: 'No profile of the event loop.', stretches: [] };
+  if (main === undefined)
+    return {
+      markdown: 'No profile of the event loop.',
+      stretches: [],
+      over: null,
+      longestMs: null,
+    };
   const all = busyStretches(main.profile, window);
   const long = all.filter((s) => s.us > STALL_MS * 1000);
   const together = new Map();
@@ -178,23 +184,19 @@ function eventLoopStretches(profiles, window) {
     largest(byTask, n)
       .map(([name, t]) => `\`${name}\` ${round((100 * t) / us)} %`)
       .join(', ');
-  const stretches = all.slice(0, STRETCHES).map((s) => ({
+  const shown = all.slice(0, STRETCHES).map((s) => ({
     ms: round(s.us / 1000),
     atSeconds: round((s.startUs - window.startedUs) / 1e6, 2),
     tasks: largest(s.byTask, 3).map(([name, us]) => ({ task: name, ms: round(us / 1000) })),
+    madeOf: made(s.byTask, s.us, 3),
   }));
+  const stretches = shown.map(({ madeOf: _madeOf, ...s }) => s);
   const markdown = [
     `The event loop's longest busy stretches in the step (${long.length} of ${all.length} over ${STALL_MS} ms under the profiler${long.length === 0 ? '' : `; together, ${made(together, longUs, 4)}`}):`,
     '',
     table(
       ['Busy (ms)', 'At (s into the step)', 'What it ran'],
-      all
-        .slice(0, STRETCHES)
-        .map((s) => [
-          round(s.us / 1000),
-          round((s.startUs - window.startedUs) / 1e6, 2),
-          made(s.byTask, s.us, 3),
-        ]),
+      shown.map((s) => [s.ms, s.atSeconds, s.madeOf]),
     ),
   ].join('\n');
   return {
