@@ -166,6 +166,28 @@ export interface PocketsphinxRecognitionStream extends RecognitionStream {
   finishAsync(): Promise<DetailedRecognitionResult>;
   /** Frames pushed and not yet decoded (the warm-up's audio, caught up a few per push). */
   readonly pendingFrames: number;
+  /**
+   * Takes a frame without decoding it now: it waits behind the frames already waiting, and
+   * later pushes catch it up a few at a time (as the warm-up's audio), as do `catchUp()`
+   * and the finish. A recognition thread holds the frames of callers still speaking while
+   * a caller who stopped waits for their words (`recognizer-worker.ts`).
+   */
+  hold(frame: Int16Array): void;
+  /** Held frames that can be decoded now (past the warm-up, which waits for its audio). */
+  readonly heldFrames: number;
+  /** Decodes up to `count` held frames, oldest first. */
+  decodeHeld(count: number): void;
+  /** Decodes the held frames a slice at a time, letting the thread's other work in between. */
+  catchUp(): Promise<void>;
+  /** Whether its finish is waiting for another utterance to give back a general decoder. */
+  readonly waitingForDecoder: boolean;
+  /**
+   * Frames the general decoder has still to hear: it starts behind, when the domain model
+   * doubts the words, and catches up a few frames per frame decoded.
+   */
+  readonly generalLag: number;
+  /** Feeds the general decoder up to `count` of the frames it has still to hear. */
+  feedGeneral(count: number): void;
 }
 
 /**
@@ -709,6 +731,8 @@ class Stream implements PocketsphinxRecognitionStream {
   /** Called once, when the stream ends: whether it finished, and needed a general decoder. */
   readonly #release: (s: Stream, ended: StreamEnd) => void;
   #finished = false;
+  /** While `finishAsync()` waits for a general decoder to be given back. */
+  #waitingForDecoder = false;
   /**
    * Frames held back until the utterance's mean is known (a call's first utterance, `call`
    * adaptation); null once decoding has begun.
@@ -807,6 +831,45 @@ class Stream implements PocketsphinxRecognitionStream {
 
   get pendingFrames(): number {
     return (this.#warmUp?.length ?? 0) + this.#backlog.length;
+  }
+
+  hold(frame: Int16Array): void {
+    if (this.#done) throw new Error('RecognitionStream: hold() after finish() or cancel()');
+    this.#pushed++;
+    if (this.#warmUp !== null) {
+      this.#warmUp.push(frame.slice());
+      if (this.#warmUp.length >= WARM_UP_FRAMES) this.#endWarmUp();
+      return;
+    }
+    this.#backlog.push(frame.slice());
+  }
+
+  get heldFrames(): number {
+    return this.#backlog.length;
+  }
+
+  decodeHeld(count: number): void {
+    if (!this.#done) this.#drain(count);
+  }
+
+  async catchUp(): Promise<void> {
+    while (!this.#done && this.#warmUp === null && this.#backlog.length > 0) {
+      this.#drain(FINISH_SLICE_FRAMES);
+      await yieldToThread();
+    }
+  }
+
+  get waitingForDecoder(): boolean {
+    return this.#waitingForDecoder;
+  }
+
+  get generalLag(): number {
+    // Fed frame by frame (no domain model, or both run side by side): never behind.
+    return this.#generalOpen ? Math.max(0, this.#frames.length - this.#generalFed) : 0;
+  }
+
+  feedGeneral(count: number): void {
+    if (!this.#done && this.#generalOpen) this.#feedGeneral(this.#generalFed + count);
   }
 
   /** The front end that measures an utterance's mean: the domain decoder's, or the general's. */
@@ -913,7 +976,10 @@ class Stream implements PocketsphinxRecognitionStream {
         this.#askedGeneral = true;
         break;
       }
-      if (!(await this.#generals.whenIdle())) break;
+      this.#waitingForDecoder = true;
+      const idle = await this.#generals.whenIdle();
+      this.#waitingForDecoder = false;
+      if (!idle) break;
     }
     await this.#catchUpInSlices();
     return this.finish();

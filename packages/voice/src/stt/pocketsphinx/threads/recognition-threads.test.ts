@@ -119,6 +119,49 @@ describe.skipIf(!built || !pocketsphinxAvailable() || !speechToolsAvailable())(
       release();
       recognizer.dispose();
     }, 60_000);
+
+    it('hears a caller still speaking the same when another caller’s turn ends on the same thread', async () => {
+      // One thread, so both utterances share it.
+      const single = new RecognitionThreads({ size: 1, workerFile: WORKER });
+      try {
+        const recognizer = await single.recognizer('clinic', { vocabulary: VOCABULARY, cacheDir });
+        const releases = [recognizer.reserve(), recognizer.reserve()];
+        const ending = audio[0] ?? [];
+        const speaking = audio.slice(1).reduce((a, b) => (b.length > a.length ? b : a), []);
+        // Past its warm-up (50 frames), so its frames are decoded as they come until then.
+        const split = 60;
+        expect(speaking.length).toBeGreaterThan(split + 10);
+        const a = recognizer.open();
+        const b = recognizer.open();
+        for (const frame of ending) a.push(frame);
+        for (const frame of speaking.slice(0, split)) b.push(frame);
+        await Promise.all([a.pause(), b.pause()]);
+        expect(b.confidenceSoFar()).toBeTypeOf('number');
+        // The caller of `a` stops; the caller of `b` speaks on in the same turn of the loop.
+        const ended = a.finish();
+        for (const frame of speaking.slice(split)) b.push(frame);
+        const first = await ended;
+        // The held frames are decoded by the caller's pause, and the words are the same as
+        // the recogniser on this thread hears in one go.
+        const soFar = await b.pause();
+        expect(soFar.length).toBe(1);
+        expect(b.confidenceSoFar()).toBeTypeOf('number');
+        const second = await b.finish();
+        const reference = (frames: Int16Array[]) => {
+          const stream = here.open();
+          for (const frame of frames) stream.push(frame);
+          return stream.finish();
+        };
+        expect([first.text, second.text]).toEqual([
+          reference(ending).text,
+          reference(speaking).text,
+        ]);
+        for (const release of releases) release();
+        recognizer.dispose();
+      } finally {
+        await single.close();
+      }
+    }, 60_000);
   },
 );
 
@@ -136,6 +179,8 @@ if (failStartMarker && !existsSync(failStartMarker)) {
   process.exit(4);
 }
 const frames = new Map();
+/** Streams given a frame starting 7777: still catching up, their pauses go unanswered. */
+const catchingUp = new Set();
 let received = 0;
 parentPort.on('message', (message) => {
   received += 1;
@@ -146,8 +191,9 @@ function receive(m) {
   else if (m.type === 'open') frames.set(m.stream, 0);
   else if (m.type === 'push') {
     if (m.frame[0] === 9999) process.exit(9);
+    if (m.frame[0] === 7777) catchingUp.add(m.stream);
     frames.set(m.stream, frames.get(m.stream) + 1);
-  } else if (m.type === 'sync') parentPort.postMessage({ type: 'state', stream: m.stream, partial: 'heard ' + frames.get(m.stream), confidence: 1, request: m.request });
+  } else if (m.type === 'sync' && !catchingUp.has(m.stream)) parentPort.postMessage({ type: 'state', stream: m.stream, partial: 'heard ' + frames.get(m.stream), confidence: 1, request: m.request });
   else if (m.type === 'finish') {
     parentPort.postMessage({ type: 'result', stream: m.stream, ok: true, result: { text: 'heard ' + frames.get(m.stream), model: 'domain', confidence: 1, finishMs: 0, generalFrames: 0 } });
     frames.delete(m.stream);
@@ -188,6 +234,28 @@ describe('recognition threads that die (stand-in worker)', () => {
       expect(next.partial()).toBe('heard 3');
       expect(next.confidenceSoFar()).toBe(1);
       expect((await next.finish()).text).toBe('heard 3');
+      release();
+    } finally {
+      await threads.close();
+    }
+  });
+
+  it('settles a pause the thread had not answered when the turn’s words come', async () => {
+    const threads = new RecognitionThreads({ size: 1, workerFile });
+    try {
+      const recognizer = await threads.recognizer('k', { cacheDir: dir });
+      const release = recognizer.reserve();
+      const stream = recognizer.open();
+      stream.push(frame(7777));
+      stream.push(frame(1));
+      let paused: string[] | undefined;
+      const pause = stream.pause().then((words) => {
+        paused = words;
+      });
+      // The thread answers the turn's end before the pause it was still catching up to.
+      expect((await stream.finish()).text).toBe('heard 2');
+      await pause;
+      expect(paused).toEqual([]);
       release();
     } finally {
       await threads.close();

@@ -526,6 +526,10 @@ class ThreadedStream implements ThreadedRecognitionStream {
 
   onResult(reply: Extract<FromThread, { type: 'result' }>): void {
     this.#release();
+    // A pause the thread was still catching up to when the turn ended: its words are the
+    // result's now, and the answer to it (if any) will find this stream gone.
+    for (const resolve of this.#syncs.values()) resolve();
+    this.#syncs.clear();
     const waiting = this.#result;
     this.#result = null;
     if (reply.ok) waiting?.resolve(reply.result);

@@ -2,11 +2,15 @@
  * A recognition thread (see `recognition-threads.ts`): pocketsphinx decodes here, off the
  * event loop that paces every live call's audio. It holds the recognisers (one per
  * assistant vocabulary, each with its own decoder pool) and the streams the event loop
- * opened on it, and answers in the order it was asked.
+ * opened on it, and answers what it is asked.
+ *
+ * Frames are held when they come and decoded by the thread's schedule
+ * (`decoding-schedule.ts`), which puts the turns callers wait for first.
  */
 import { parentPort } from 'node:worker_threads';
 import type { RecognitionStream } from '../../types.js';
 import { PocketsphinxRecognizer, type PocketsphinxRecognitionStream } from '../recognizer.js';
+import { DecodingSchedule } from './decoding-schedule.js';
 import type { FromThread, FromThreadMessage, ToThread, ToThreadMessage } from './messages.js';
 
 if (parentPort === null) throw new Error('recognizer-worker: not started as a worker thread');
@@ -28,7 +32,7 @@ const send = (message: FromThreadMessage): void => {
 };
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Frames between two unasked `state` messages (100 ms: the session's caption rate). */
+/** Frames decoded between two unasked `state` messages (100 ms: the session's caption rate). */
 const STATE_EVERY_FRAMES = 5;
 
 interface OpenStream {
@@ -38,10 +42,31 @@ interface OpenStream {
   /** Why it cannot go on (its recogniser could not be made, or decoding failed). */
   failed: string | null;
   pushed: number;
+  /** Frames it had decoded when the thread last told its words unasked. */
+  toldAt: number;
 }
 
 const recognizers = new Map<string, Promise<PocketsphinxRecognizer>>();
 const streams = new Map<number, OpenStream>();
+const schedule = new DecodingSchedule({
+  decoded(id) {
+    const entry = streams.get(id);
+    if (entry === undefined || entry.stream === null) return;
+    const stream = entry.stream;
+    if (stream.heldFrames > 0) return;
+    // Caught up: its words so far, with the domain model's confidence in them.
+    const decoded = entry.pushed - stream.pendingFrames;
+    if (decoded - entry.toldAt < STATE_EVERY_FRAMES) return;
+    entry.toldAt = decoded;
+    state(id, stream);
+  },
+  failed(id, error) {
+    const entry = streams.get(id);
+    if (entry === undefined) return;
+    entry.failed = `pocketsphinx failed: ${describe(error)}`;
+    entry.stream?.cancel();
+  },
+});
 const reservations = new Map<number, () => void>();
 
 function state(id: number, stream: RecognitionStream, request?: number): void {
@@ -60,10 +85,12 @@ function onStream(id: number, entry: OpenStream, message: ToThreadMessage): void
   if (message.type === 'cancel') {
     stream?.cancel();
     streams.delete(id);
+    schedule.forget(id);
     return;
   }
   if (message.type === 'finish') {
     streams.delete(id);
+    schedule.forget(id);
     if (entry.failed !== null || stream === null) {
       stream?.cancel();
       send({ type: 'result', stream: id, ok: false, message: entry.failed ?? 'no stream' });
@@ -72,7 +99,9 @@ function onStream(id: number, entry: OpenStream, message: ToThreadMessage): void
     // Waits (off this thread's loop) for a general decoder if the turn needs one and none is
     // idle: the other utterances on this thread go on meanwhile.
     const started = performance.now();
-    stream.finishAsync().then(
+    const finished = stream.finishAsync();
+    schedule.finishing(stream, finished);
+    finished.then(
       (result) =>
         send({
           type: 'result',
@@ -97,11 +126,23 @@ function onStream(id: number, entry: OpenStream, message: ToThreadMessage): void
   }
   try {
     if (message.type === 'push') {
-      stream.push(message.frame);
+      stream.hold(message.frame);
       entry.pushed += 1;
-      if (entry.pushed % STATE_EVERY_FRAMES === 0) state(id, stream);
+      if (stream.heldFrames > 0) schedule.held(id, stream);
     } else if (message.type === 'sync') {
-      state(id, stream, message.request);
+      // At the caller's pause: the words up to it, held frames and all, are wanted now.
+      if (stream.heldFrames === 0) state(id, stream, message.request);
+      else {
+        const request = message.request;
+        stream.catchUp().then(
+          () => state(id, stream, request),
+          (error: unknown) => {
+            entry.failed = `pocketsphinx failed: ${describe(error)}`;
+            stream.cancel();
+            state(id, stream, request);
+          },
+        );
+      }
     }
   } catch (error) {
     entry.failed = `pocketsphinx failed: ${describe(error)}`;
@@ -110,7 +151,7 @@ function onStream(id: number, entry: OpenStream, message: ToThreadMessage): void
 }
 
 function open(message: Extract<ToThread, { type: 'open' }>): void {
-  const entry: OpenStream = { stream: null, queued: [], failed: null, pushed: 0 };
+  const entry: OpenStream = { stream: null, queued: [], failed: null, pushed: 0, toldAt: 0 };
   streams.set(message.stream, entry);
   const made = recognizers.get(message.key);
   const start = (recognizer: PocketsphinxRecognizer | null, why?: string) => {
