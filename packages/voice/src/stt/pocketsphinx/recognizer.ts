@@ -164,7 +164,10 @@ export interface PocketsphinxRecognitionStream extends RecognitionStream {
    * (blocking 0.3–0.7 s). The recognition threads finish this way.
    */
   finishAsync(): Promise<DetailedRecognitionResult>;
-  /** Frames pushed and not yet decoded (the warm-up's audio, caught up a few per push). */
+  /**
+   * Frames pushed and not yet decoded: the warm-up's audio (which cannot be decoded until
+   * the warm-up ends) and the held frames. {@link heldFrames} counts only the latter.
+   */
   readonly pendingFrames: number;
   /**
    * Takes a frame without decoding it now: it waits behind the frames already waiting, and
@@ -173,7 +176,10 @@ export interface PocketsphinxRecognitionStream extends RecognitionStream {
    * a caller who stopped waits for their words (`recognizer-worker.ts`).
    */
   hold(frame: Int16Array): void;
-  /** Held frames that can be decoded now (past the warm-up, which waits for its audio). */
+  /**
+   * Held frames that can be decoded now: {@link pendingFrames} less the warm-up's audio,
+   * which waits for the warm-up to end.
+   */
   readonly heldFrames: number;
   /** Decodes up to `count` held frames, oldest first. */
   decodeHeld(count: number): void;
@@ -995,11 +1001,8 @@ class Stream implements PocketsphinxRecognitionStream {
   async #catchUpInSlices(): Promise<void> {
     if (this.#done) return;
     if (this.#warmUp !== null) this.#endWarmUp();
-    while (this.#backlog.length > 0) {
-      this.#drain(FINISH_SLICE_FRAMES);
-      await yieldToThread();
-      if (this.#done) return;
-    }
+    await this.catchUp();
+    if (this.#done) return;
     if (!this.#generalStarted) {
       if (!this.#doubtedSoFar() || !this.#startGeneral(false)) return;
     } else if (this.#fallback === 'parallel' || this.#domainTrustedSoFar()) {
