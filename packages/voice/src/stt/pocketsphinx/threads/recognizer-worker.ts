@@ -62,12 +62,16 @@ const schedule = new DecodingSchedule({
   },
   failed(id, error) {
     const entry = streams.get(id);
-    if (entry === undefined) return;
-    entry.failed = `pocketsphinx failed: ${describe(error)}`;
-    entry.stream?.cancel();
+    if (entry !== undefined) decodingFailed(entry, error);
   },
 });
 const reservations = new Map<number, () => void>();
+
+/** Decoding threw: the stream can go on no further, and its finish answers why. */
+function decodingFailed(entry: OpenStream, error: unknown): void {
+  entry.failed = `pocketsphinx failed: ${describe(error)}`;
+  entry.stream?.cancel();
+}
 
 function state(id: number, stream: RecognitionStream, request?: number): void {
   send({
@@ -137,16 +141,14 @@ function onStream(id: number, entry: OpenStream, message: ToThreadMessage): void
         stream.catchUp().then(
           () => state(id, stream, request),
           (error: unknown) => {
-            entry.failed = `pocketsphinx failed: ${describe(error)}`;
-            stream.cancel();
+            decodingFailed(entry, error);
             state(id, stream, request);
           },
         );
       }
     }
   } catch (error) {
-    entry.failed = `pocketsphinx failed: ${describe(error)}`;
-    stream.cancel();
+    decodingFailed(entry, error);
   }
 }
 
