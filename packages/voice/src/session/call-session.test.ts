@@ -14,8 +14,9 @@ import type {
   SpeechRecognizer,
 } from '../stt/types.js';
 import type { SpeechSynthesizer } from '../tts/types.js';
-import { CallSession } from './call-session.js';
+import type { CallSession } from './call-session.js';
 import { frames, until } from './testing/scripted-audio.js';
+import { scriptedCall } from './testing/scripted-call.js';
 import type { CallSessionListener } from './types.js';
 
 /** Hands out one channel estimate per utterance and remembers what each `open()` got. */
@@ -77,17 +78,6 @@ const askingReply: ReplyEngine = {
   conclude: () => ({ summary: '' }),
 };
 
-function listener(overrides: Partial<CallSessionListener> = {}): CallSessionListener {
-  return {
-    audio: () => undefined,
-    message: () => undefined,
-    conversation: () => undefined,
-    metrics: () => undefined,
-    ended: () => undefined,
-    ...overrides,
-  };
-}
-
 /**
  * A session that speaks in silence, with a stand-in voice detector (a frame above 1000 is
  * voiced) and the caller's turn ended by `endpointSilenceMs` of quiet.
@@ -97,17 +87,11 @@ function quietSession(
   endpointSilenceMs: number,
   reply: ReplyEngine = askingReply,
 ): CallSession {
-  return new CallSession(
-    {
-      recognizer,
-      vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
-      synthesizer: silentSynthesizer,
-      voice: 'none',
-      reply,
-    },
-    { endpointSilenceMs },
-    listener(),
-  );
+  return scriptedCall(
+    recognizer,
+    {},
+    { stages: { synthesizer: silentSynthesizer, reply }, settings: { endpointSilenceMs } },
+  ).session;
 }
 
 /**
@@ -120,24 +104,19 @@ function sessionWithLoudGreeting(
   greetingFrames: number,
   message: CallSessionListener['message'],
 ): CallSession {
-  return new CallSession(
-    {
-      recognizer,
-      vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
-      synthesizer: {
-        provider: 'loud',
-        sampleRate: 16000,
-        async *synthesize() {
-          yield frames(greetingFrames, 20000).reduce((all, f) => Int16Array.from([...all, ...f]));
-        },
-        dispose: () => undefined,
-      },
-      voice: 'none',
-      reply: { ...askingReply, greeting: () => 'Hello!' },
+  const loud: SpeechSynthesizer = {
+    provider: 'loud',
+    sampleRate: 16000,
+    async *synthesize() {
+      yield frames(greetingFrames, 20000).reduce((all, f) => Int16Array.from([...all, ...f]));
     },
-    { endpointSilenceMs: 200 },
-    listener({ message }),
-  );
+    dispose: () => undefined,
+  };
+  return scriptedCall(
+    recognizer,
+    { message },
+    { stages: { synthesizer: loud, reply: { ...askingReply, greeting: () => 'Hello!' } } },
+  ).session;
 }
 
 describe('CallSession and its recogniser', () => {
@@ -337,18 +316,11 @@ function cleanedSession(
   recognizer: SpeechRecognizer,
   cleaner: ReturnType<typeof lateCleaner>['cleaner'],
 ): CallSession {
-  return new CallSession(
-    {
-      recognizer,
-      vad: { isSpeech: (f) => Math.abs(f[0] ?? 0) > 1000, dispose: () => undefined },
-      denoiser: cleaner,
-      synthesizer: silentSynthesizer,
-      voice: 'none',
-      reply: askingReply,
-    },
-    { endpointSilenceMs: 200 },
-    listener(),
-  );
+  return scriptedCall(
+    recognizer,
+    {},
+    { stages: { denoiser: cleaner, synthesizer: silentSynthesizer, reply: askingReply } },
+  ).session;
 }
 
 describe('CallSession with its noise suppression off the event loop', () => {

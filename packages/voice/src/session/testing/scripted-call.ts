@@ -1,13 +1,14 @@
 /**
  * A call for the session tests: a recogniser the test scripts, a detector that hears the
- * tests' loud frames as speech, the tone voice, and the real local reply engine on the demo
- * clinic. What the session says is kept for the test to read.
+ * tests' loud frames as speech, and unless the test says otherwise the tone voice and the
+ * real local reply engine on the demo clinic. What the session says is kept for the test to
+ * read.
  */
 import type { ServerMessage } from '@talkbooth/protocol';
 import { LocalReplyEngine } from '../../reply/local/engine.js';
 import { demoAssistant } from '../../reply/testing/conversation.js';
 import type { SpeechRecognizer } from '../../stt/types.js';
-import { CallSession } from '../call-session.js';
+import { CallSession, type CallSessionSettings, type CallSessionStages } from '../call-session.js';
 import type { CallSessionListener } from '../types.js';
 import { frames, toneSynthesizer } from './scripted-audio.js';
 
@@ -23,6 +24,13 @@ export interface ScriptedCall {
   quiet: () => void;
 }
 
+/** What a test changes in the call: other stages (a reply engine, a voice, a denoiser) or settings. */
+export interface ScriptedCallSetup {
+  stages?: Partial<Omit<CallSessionStages, 'recognizer' | 'vad'>>;
+  /** Added to the defaults: the turn ended by 200 ms of quiet, audio sent 100 ms ahead. */
+  settings?: CallSessionSettings;
+}
+
 /**
  * Starts nothing: the test calls `session.start()` when it is ready. `listener` adds to
  * (or replaces) the default listener's parts, which ignore what they hear.
@@ -30,6 +38,7 @@ export interface ScriptedCall {
 export function scriptedCall(
   recognizer: SpeechRecognizer,
   listener: Partial<CallSessionListener> = {},
+  setup: ScriptedCallSetup = {},
 ): ScriptedCall {
   const messages: ServerMessage[] = [];
   const session = new CallSession(
@@ -39,8 +48,9 @@ export function scriptedCall(
       synthesizer: toneSynthesizer,
       voice: 'none',
       reply: new LocalReplyEngine({ assistant: demoAssistant }),
+      ...setup.stages,
     },
-    { endpointSilenceMs: 200, playbackLeadMs: 100 },
+    { endpointSilenceMs: 200, playbackLeadMs: 100, ...setup.settings },
     {
       audio: () => undefined,
       conversation: () => undefined,
