@@ -43,15 +43,21 @@ async function settled(
   return schedule;
 }
 
+/** Two frames a turn; `told` lists, in order, the streams it said it decoded frames of. */
+function tellingSchedule() {
+  const told: number[] = [];
+  const schedule = new DecodingSchedule({
+    decoded: (id) => told.push(id),
+    failed: () => undefined,
+    framesPerTurn: 2,
+  });
+  return { schedule, told };
+}
+
 describe('DecodingSchedule', () => {
   it('decodes every held stream in turn, a few frames each, until none is held', async () => {
     const order: string[] = [];
-    const told: number[] = [];
-    const schedule = new DecodingSchedule({
-      decoded: (id) => told.push(id),
-      failed: () => undefined,
-      framesPerTurn: 2,
-    });
+    const { schedule, told } = tellingSchedule();
     const a = stream('a', 5, order);
     const b = stream('b', 3, order);
     schedule.held(1, a);
@@ -64,12 +70,7 @@ describe('DecodingSchedule', () => {
 
   it('feeds the general decoders still behind once no frame is held, and tells only of frames decoded', async () => {
     const order: string[] = [];
-    const told: number[] = [];
-    const schedule = new DecodingSchedule({
-      decoded: (id) => told.push(id),
-      failed: () => undefined,
-      framesPerTurn: 2,
-    });
+    const { schedule, told } = tellingSchedule();
     const a = stream('a', 2, order, false, 7);
     const b = stream('b', 2, order);
     schedule.held(1, a);
