@@ -215,9 +215,18 @@ describe('recognition threads that die (stand-in worker)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('fails the utterance the thread was decoding with the reason, and replaces the thread for the next', async () => {
-    const threads = new RecognitionThreads({ size: 1, workerFile });
+  /** Runs `test` with a pool of `size` stand-in threads, closed after it. */
+  async function withThreads(size: number, test: (threads: RecognitionThreads) => Promise<void>) {
+    const threads = new RecognitionThreads({ size, workerFile });
     try {
+      await test(threads);
+    } finally {
+      await threads.close();
+    }
+  }
+
+  it('fails the utterance the thread was decoding with the reason, and replaces the thread for the next', async () => {
+    await withThreads(1, async (threads) => {
       const recognizer = await threads.recognizer('k', { cacheDir: dir });
       const release = recognizer.reserve();
       const dying = recognizer.open();
@@ -235,14 +244,11 @@ describe('recognition threads that die (stand-in worker)', () => {
       expect(next.confidenceSoFar()).toBe(1);
       expect((await next.finish()).text).toBe('heard 3');
       release();
-    } finally {
-      await threads.close();
-    }
+    });
   });
 
   it('settles a pause the thread had not answered when the turn’s words come', async () => {
-    const threads = new RecognitionThreads({ size: 1, workerFile });
-    try {
+    await withThreads(1, async (threads) => {
       const recognizer = await threads.recognizer('k', { cacheDir: dir });
       const release = recognizer.reserve();
       const stream = recognizer.open();
@@ -257,14 +263,11 @@ describe('recognition threads that die (stand-in worker)', () => {
       await pause;
       expect(paused).toEqual([]);
       release();
-    } finally {
-      await threads.close();
-    }
+    });
   });
 
   it('sends what one turn of the event loop said to a thread in one message, in order', async () => {
-    const threads = new RecognitionThreads({ size: 1, workerFile });
-    try {
+    await withThreads(1, async (threads) => {
       const recognizer = await threads.recognizer('k', { cacheDir: dir });
       const first = recognizer.open();
       const second = recognizer.open();
@@ -283,14 +286,11 @@ describe('recognition threads that die (stand-in worker)', () => {
       expect(await recognizer.decoderCount()).toBe(3);
       expect((await first.finish()).text).toBe('heard 3');
       expect((await second.finish()).text).toBe('heard 4');
-    } finally {
-      await threads.close();
-    }
+    });
   });
 
   it('keeps the utterances on the other thread going when one thread dies', async () => {
-    const threads = new RecognitionThreads({ size: 2, workerFile });
-    try {
+    await withThreads(2, async (threads) => {
       const recognizer = await threads.recognizer('k', { cacheDir: dir });
       const first = recognizer.open();
       const second = recognizer.open();
@@ -301,9 +301,7 @@ describe('recognition threads that die (stand-in worker)', () => {
       second.push(frame(1));
       await expect(first.finish()).rejects.toBeInstanceOf(RecognizerLostError);
       expect((await second.finish()).text).toBe('heard 2');
-    } finally {
-      await threads.close();
-    }
+    });
   });
 
   it('loses nothing sent while a thread is still starting, even when that start fails', async () => {
