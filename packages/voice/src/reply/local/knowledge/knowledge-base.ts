@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { KnowledgeEntry } from '@talkbooth/protocol';
 import { Lexicon } from '../../../language/lexicon.js';
 import { Bm25Index, type Bm25Options } from '../bm25.js';
@@ -16,6 +15,7 @@ import {
 } from '../text.js';
 import { fusedEntry, meantEntry, type SentenceEvidence, twoInTheRunning } from './by-meaning.js';
 import { retrieveByWords } from './by-words.js';
+import { type Meaning, type WordCaches, wordCaches } from './word-caches.js';
 import type { AnalysedQuery, KnowledgeMatch, Retrieval } from './match.js';
 import {
   ANSWER_WEIGHT,
@@ -65,12 +65,6 @@ const DETERMINERS: ReadonlySet<string> = new Set([
 const ARTICLE_REACH = 2;
 
 /**
- * Sentences whose analysis a knowledge base keeps: a long call's turns with every reading
- * of each (up to about 15), with room to spare.
- */
-const ANALYSED_CACHE_SIZE = 1024;
-
-/**
  * Ranked retrieval over an assistant's knowledge base. Each entry is one BM25 document made
  * of its questions (weight 1) and its answer (weight {@link ANSWER_WEIGHT}); a query's score
  * is turned into a 0–1 confidence by dividing it by what the query would score if each of
@@ -98,19 +92,20 @@ export class KnowledgeBase {
   private readonly questionCompounds = new Map<string, string>();
   /** The entries' question words as the recogniser's dictionary says them, with their term. */
   private readonly questionSounds: { word: string; sounds: string; term: string }[] = [];
-  private readonly meaningCache = new Map<string, { term: string; similarity: number }[]>();
   /**
-   * Sentences already analysed (`analyse`), which depends on the sentence alone: a call's
-   * reply engine replays every earlier turn of the call at each new one, and weighs
-   * each turn's readings several times over (for an emergency, an answer, the reply).
+   * Sentences already analysed (`analyse`) and words' closest meanings, which depend on the
+   * sentence or word alone: a call's reply engine replays every earlier turn of the call at
+   * each new one, and weighs each turn's readings several times over (for an emergency, an
+   * answer, the reply). Shared with every knowledge base of the same wording (word-caches.ts).
    */
-  private readonly analysed = new LRUCache<string, AnalysedQuery>({ max: ANALYSED_CACHE_SIZE });
+  private readonly caches: WordCaches;
   private readonly meaning: MeaningIndex | undefined;
 
   constructor(entries: readonly KnowledgeEntry[], options: KnowledgeBaseOptions = {}) {
     this.thresholds = { ...DEFAULT_THRESHOLDS, ...options.thresholds };
     this.entries = [...entries];
     this.lexicon = options.lexicon ?? Lexicon.default();
+    this.caches = wordCaches(this.entries, this.lexicon);
     this.index = new Bm25Index<number>({ ...DEFAULT_BM25, ...options.bm25 });
     for (const entry of this.entries) {
       for (const w of words([...entry.questions, entry.answer].join(' '))) {
@@ -195,10 +190,10 @@ export class KnowledgeBase {
    * ({@link soundsLike}), as {@link SOUND_WEIGHT}.
    */
   analyse(text: string): AnalysedQuery {
-    const cached = this.analysed.get(text);
+    const cached = this.caches.analysed.get(text);
     if (cached !== undefined) return cached;
     const analysed = this.analyseAfresh(text);
-    this.analysed.set(text, analysed);
+    this.caches.analysed.set(text, analysed);
     return analysed;
   }
 
@@ -556,10 +551,10 @@ export class KnowledgeBase {
   }
 
   /** Up to {@link MAX_MEANINGS} index terms whose entry words mean most nearly what `word` means. */
-  private closestInMeaning(word: string): { term: string; similarity: number }[] {
-    const cached = this.meaningCache.get(word);
+  private closestInMeaning(word: string): readonly Meaning[] {
+    const cached = this.caches.meanings.get(word);
     if (cached !== undefined) return cached;
-    const found: { term: string; similarity: number }[] = [];
+    const found: Meaning[] = [];
     for (const [term, surfaces] of this.surfaceWords) {
       let similarity = 0;
       for (const surface of surfaces) {
@@ -569,7 +564,7 @@ export class KnowledgeBase {
     }
     found.sort((x, y) => y.similarity - x.similarity);
     const kept = found.slice(0, MAX_MEANINGS);
-    this.meaningCache.set(word, kept);
+    this.caches.meanings.set(word, kept);
     return kept;
   }
 
