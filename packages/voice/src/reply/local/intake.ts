@@ -9,14 +9,7 @@
  */
 import type { Intake } from '@talkbooth/protocol';
 import { correction, yesNo } from './intents.js';
-import {
-  containsPhrase,
-  contentTerms,
-  normalize,
-  speakableAnswer,
-  stripFillers,
-  terms,
-} from './text.js';
+import { contentTerms, normalize, speakableAnswer, stripFillers, terms } from './text.js';
 
 export type IntakeStage = 'idle' | 'asking' | 'confirming' | 'choosing' | 'paused' | 'done';
 
@@ -42,11 +35,38 @@ const YES_NO_QUESTION_START: ReadonlySet<string> = new Set(
 const DEFAULT_CLOSING =
   'Thank you, the brief is ready for the doctor. Is there anything else I can help with?';
 
+/** What the flow reads of an intake's words, worked out once per intake. */
+interface IntakeWords {
+  /** Each trigger phrase, normalised, and its terms. */
+  readonly triggers: readonly { readonly phrase: string; readonly terms: readonly string[] }[];
+  /** Each question's terms (its id's words and its question's), to name it as a part. */
+  readonly partTerms: ReadonlyArray<ReadonlySet<string>>;
+}
+
+/**
+ * Intakes' words by intake: the reply engine replays a call's turns through a new flow at
+ * every turn, and weighs each of the turn's readings against the triggers.
+ */
+const intakeWords = new WeakMap<Intake, IntakeWords>();
+
+function wordsOf(intake: Intake): IntakeWords {
+  let known = intakeWords.get(intake);
+  if (known === undefined) {
+    known = {
+      triggers: (intake.trigger ?? []).map((t) => ({ phrase: normalize(t), terms: terms(t) })),
+      partTerms: intake.questions.map(
+        (q) => new Set([...terms(q.id.replace(/[-_]+/g, ' ')), ...terms(q.ask)]),
+      ),
+    };
+    intakeWords.set(intake, known);
+  }
+  return known;
+}
+
 export class IntakeFlow {
   readonly questions: readonly IntakeQuestion[];
-  private readonly triggers: readonly string[];
+  private readonly words: IntakeWords;
   private readonly closing: string;
-  private readonly partTerms: ReadonlyArray<ReadonlySet<string>>;
 
   private stageValue: IntakeStage = 'idle';
   private index = 0;
@@ -59,11 +79,8 @@ export class IntakeFlow {
 
   constructor(intake: Intake) {
     this.questions = intake.questions.map((q) => ({ id: q.id, ask: q.ask }));
-    this.triggers = intake.trigger ?? [];
+    this.words = wordsOf(intake);
     this.closing = intake.closing ?? DEFAULT_CLOSING;
-    this.partTerms = this.questions.map(
-      (q) => new Set([...terms(q.id.replace(/[-_]+/g, ' ')), ...terms(q.ask)]),
-    );
   }
 
   get stage(): IntakeStage {
@@ -122,11 +139,12 @@ export class IntakeFlow {
    */
   triggeredBy(normalized: string): boolean {
     const said = new Set(terms(normalized));
-    return this.triggers.some((t) => {
-      if (containsPhrase(normalized, t)) return true;
-      const needed = terms(t);
-      return needed.length > 0 && needed.every((w) => said.has(w));
-    });
+    const text = ` ${normalize(normalized)} `;
+    return this.words.triggers.some(
+      ({ phrase, terms: needed }) =>
+        (phrase !== '' && text.includes(` ${phrase} `)) ||
+        (needed.length > 0 && needed.every((w) => said.has(w))),
+    );
   }
 
   /**
@@ -277,7 +295,7 @@ export class IntakeFlow {
     const said = contentTerms(n.split(' '));
     let best: number | undefined;
     let bestHits = 0;
-    this.partTerms.forEach((words, i) => {
+    this.words.partTerms.forEach((words, i) => {
       const hits = said.filter((t) => words.has(t)).length;
       if (hits > bestHits) {
         best = i;
