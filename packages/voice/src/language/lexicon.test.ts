@@ -17,6 +17,18 @@ describe('Lexicon (built from WordNet, embeddings and a lemmatizer)', () => {
     expect(lexicon.forms('park')).toEqual(expect.arrayContaining(['park', 'parks', 'parking']));
   });
 
+  it('finds nothing for a word an ordinary object inherits ("constructor", "__proto__")', () => {
+    for (const word of ['constructor', '__proto__', 'tostring', 'hasownproperty']) {
+      expect(lexicon.related(word)).toBeInstanceOf(Map);
+      expect(lexicon.opposites(word).size).toBe(0);
+      expect(lexicon.relatedWithLemma(word)).toBeInstanceOf(Map);
+      expect(() => lexicon.isKindOf(word, 'person')).not.toThrow();
+      expect(lexicon.similarity(word, 'builder')).toBeGreaterThanOrEqual(0);
+    }
+    // "constructor" is an English word with relations of its own, found as they are.
+    expect(lexicon.related('constructor').has('builder')).toBe(true);
+  });
+
   it('rates words of the same meaning close and unrelated words far', () => {
     expect(lexicon.similarity('medication', 'medicine')).toBeGreaterThanOrEqual(0.6);
     expect(lexicon.similarity('drugstore', 'pharmacy')).toBeGreaterThanOrEqual(0.6);

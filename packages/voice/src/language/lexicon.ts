@@ -69,6 +69,15 @@ const FREQUENT_RANK = 500;
 const FREQUENT_COSINE_FLOOR = 0.82;
 const FREQUENT_COSINE_FULL = 0.95;
 
+/**
+ * The file's records as lookups by word with no keys but their own: a caller's word may be
+ * a name an ordinary object inherits ("constructor", which a recogniser writes down like
+ * any other word), and must find nothing there, not `Object`.
+ */
+function ownKeysOnly(...records: Readonly<Record<string, string>>[]): Record<string, string> {
+  return Object.assign(Object.create(null) as Record<string, string>, ...records);
+}
+
 export class Lexicon {
   /** The build script's version of this lexicon (part of language-model cache keys). */
   readonly version: number;
@@ -104,12 +113,12 @@ export class Lexicon {
     this.version = file.version;
     this.index = new Map(file.words.map((w, i) => [w, i]));
     this.lemmas = new Map(Object.entries(file.lemmas));
-    this.lemmaPos = file.lemmaPos;
+    this.lemmaPos = ownKeysOnly(file.lemmaPos);
     // Phrasal verbs are keyed "verb_particle", never a single word's key.
-    this.relationText = { ...file.relations, ...file.phrases };
+    this.relationText = ownKeysOnly(file.relations, file.phrases);
     this.phrasal = new Set(Object.keys(file.phrases));
-    this.oppositeText = file.opposites;
-    this.broaderText = file.broader;
+    this.oppositeText = ownKeysOnly(file.opposites);
+    this.broaderText = ownKeysOnly(file.broader);
     this.categories = file.categories;
     this.light = new Set(file.light);
     this.things = new Set(file.things);

@@ -13,50 +13,52 @@ export interface WordErrors {
  * words (as NIST's scoring does with its GLM): the recogniser's dictionary spells "i'm",
  * a transcript may say "i am", and neither is a mistake.
  */
-const CONTRACTIONS: Readonly<Record<string, string>> = {
-  "i'm": 'i am',
-  "i've": 'i have',
-  "i'll": 'i will',
-  "i'd": 'i would',
-  "you're": 'you are',
-  "you've": 'you have',
-  "you'll": 'you will',
-  "we're": 'we are',
-  "we've": 'we have',
-  "they're": 'they are',
-  "they've": 'they have',
-  "it's": 'it is',
-  "that's": 'that is',
-  "there's": 'there is',
-  "what's": 'what is',
-  "where's": 'where is',
-  "he's": 'he is',
-  "she's": 'she is',
-  "let's": 'let us',
-  "don't": 'do not',
-  "doesn't": 'does not',
-  "didn't": 'did not',
-  "can't": 'can not',
-  cannot: 'can not',
-  "won't": 'will not',
-  "wouldn't": 'would not',
-  "couldn't": 'could not',
-  "shouldn't": 'should not',
-  "isn't": 'is not',
-  "aren't": 'are not',
-  "wasn't": 'was not',
-  "weren't": 'were not',
-  "haven't": 'have not',
-  "hasn't": 'has not',
-  "hadn't": 'had not',
-};
+const CONTRACTIONS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    "i'm": 'i am',
+    "i've": 'i have',
+    "i'll": 'i will',
+    "i'd": 'i would',
+    "you're": 'you are',
+    "you've": 'you have',
+    "you'll": 'you will',
+    "we're": 'we are',
+    "we've": 'we have',
+    "they're": 'they are',
+    "they've": 'they have',
+    "it's": 'it is',
+    "that's": 'that is',
+    "there's": 'there is',
+    "what's": 'what is',
+    "where's": 'where is',
+    "he's": 'he is',
+    "she's": 'she is',
+    "let's": 'let us',
+    "don't": 'do not',
+    "doesn't": 'does not',
+    "didn't": 'did not',
+    "can't": 'can not',
+    cannot: 'can not',
+    "won't": 'will not',
+    "wouldn't": 'would not',
+    "couldn't": 'could not',
+    "shouldn't": 'should not',
+    "isn't": 'is not',
+    "aren't": 'are not',
+    "wasn't": 'was not',
+    "weren't": 'were not',
+    "haven't": 'have not',
+    "hasn't": 'has not',
+    "hadn't": 'had not',
+  }),
+);
 
 /** A text's words for scoring: normalised, contractions in their long form. */
 function scoringWords(text: string): string[] {
   return normalizeText(text)
     .split(' ')
     .filter(Boolean)
-    .flatMap((w) => (CONTRACTIONS[w] ?? w).split(' '));
+    .flatMap((w) => (CONTRACTIONS.get(w) ?? w).split(' '));
 }
 
 /** Minimum edit distance between the normalised word sequences of `reference` and `hypothesis`. */

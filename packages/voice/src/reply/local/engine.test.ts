@@ -81,6 +81,22 @@ describe('LocalReplyEngine (demo clinic)', () => {
     expect(await newCall().reply('do you sell shoes')).toMatch(/^I am sorry, I do not know/);
   });
 
+  // Words that are also the names of what every plain object inherits: a recogniser writes
+  // them down like any other word, and the engine had thrown on them.
+  it.each(['i need a constructor', 'is the constructor open', 'my constructor collapsed'])(
+    'answers "%s" like any other words',
+    async (line) => {
+      const call = newCall();
+      const reply = await call.reply(line);
+      expect(reply).not.toBe('');
+      expect(reply).not.toMatch(/function|native code/);
+    },
+  );
+
+  it('hears an emergency beside a word every object inherits', async () => {
+    expect(await newCall().reply('the constructor has chest pain')).toBe(answerOf('emergency'));
+  });
+
   it('takes no request for a brief when the assistant has no brief questions', async () => {
     const noBrief = {
       ...assistant,

@@ -18,14 +18,16 @@ export interface IntakeQuestion {
   ask: string;
 }
 
-const ORDINALS: Readonly<Record<string, number>> = {
-  first: 0,
-  second: 1,
-  third: 2,
-  fourth: 3,
-  fifth: 4,
-  sixth: 5,
-};
+const ORDINALS: ReadonlyMap<string, number> = new Map(
+  Object.entries({
+    first: 0,
+    second: 1,
+    third: 2,
+    fourth: 3,
+    fifth: 4,
+    sixth: 5,
+  }),
+);
 
 /** How a question that is answered yes or no starts. */
 const YES_NO_QUESTION_START: ReadonlySet<string> = new Set(
@@ -288,7 +290,7 @@ export class IntakeFlow {
   /** The question the caller names: "the duration", "how long", "the second one". */
   private partNamed(n: string): number | undefined {
     for (const w of n.split(' ')) {
-      const i = ORDINALS[w];
+      const i = ORDINALS.get(w);
       if (i !== undefined && i < this.questions.length) return i;
       if (w === 'last' && this.questions.length > 0) return this.questions.length - 1;
     }

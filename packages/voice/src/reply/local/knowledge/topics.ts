@@ -3,16 +3,16 @@ import type { KnowledgeEntry } from '@talkbooth/protocol';
 import { normalize } from '../text.js';
 
 /** Pronouns turned round, so the caller's question can be asked back to them. */
-const PERSPECTIVE: Readonly<Record<string, string>> = {
-  i: 'you',
-  me: 'you',
-  my: 'your',
-  mine: 'yours',
-  am: 'are',
-  you: 'we',
-  your: 'our',
-  yours: 'ours',
-};
+const PERSPECTIVE: ReadonlyMap<string, string> = new Map([
+  ['i', 'you'],
+  ['me', 'you'],
+  ['my', 'your'],
+  ['mine', 'yours'],
+  ['am', 'are'],
+  ['you', 'we'],
+  ['your', 'our'],
+  ['yours', 'ours'],
+]);
 
 /**
  * How to name an entry when asking back ("Do you mean, what are our opening hours?"): the
@@ -24,7 +24,7 @@ export function topicOf(entry: KnowledgeEntry): string {
   const first = entry.questions[0] ?? entry.id;
   return normalize(first)
     .split(' ')
-    .map((w) => PERSPECTIVE[w] ?? w)
+    .map((w) => PERSPECTIVE.get(w) ?? w)
     .join(' ');
 }
 
