@@ -461,14 +461,25 @@ export class CallSession {
         return;
       }
       if (this.phase === 'ended') return;
-      await this.answerCallerTurn(heard, {
-        silenceMs,
-        endpointAt,
-        spokenAt,
-        endedAt,
-        followsQuiet,
-        interrupted,
-      });
+      try {
+        await this.answerCallerTurn(heard, {
+          silenceMs,
+          endpointAt,
+          spokenAt,
+          endedAt,
+          followsQuiet,
+          interrupted,
+        });
+      } catch (error) {
+        // A fault in answering this turn must not leave the call's later turns unanswered:
+        // they wait on this chain, which would reject for good.
+        if (this.ended) return;
+        this.listener.message({
+          type: 'error',
+          error: `The caller's turn could not be answered: ${describe(error)}`,
+        });
+        this.releaseHeldReply();
+      }
     });
   }
 
@@ -488,7 +499,9 @@ export class CallSession {
     const recognitionMs = now() - turn.endpointAt;
     if (result.channel) this.channel = result.channel;
     if (result.text !== '') this.lastHeardBy = result.model;
-    const heard = await chosenReading(result, this.reply, [...this.history]);
+    const heard = await chosenReading(result, this.reply, [...this.history], (error) =>
+      this.listener.problem?.({ stage: 'choose', error: describe(error) }),
+    );
     if (this.phase === 'ended') return;
     // Nothing said after all (a cough): the turn the caller went on from is answered now.
     if (heard === '') return this.releaseHeldReply();

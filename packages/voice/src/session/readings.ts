@@ -14,12 +14,14 @@ function clean(list: readonly string[] | undefined): string[] {
 /**
  * The reading to record and answer ('' when the recogniser heard no words). The engine
  * readies the readings first (`ReplyEngine.prepareReadings`); if that fails, it chooses
- * without what it would have readied.
+ * without what it would have readied. If choosing fails, the recogniser's best reading is
+ * answered, and `failed` hears why: the turn is not lost for a fault in weighing it.
  */
 export async function chosenReading(
   result: RecognitionResult,
   reply: Pick<ReplyEngine, 'choose' | 'prepareReadings'>,
   history: readonly ChatMessage[],
+  failed: (error: unknown) => void = () => undefined,
 ): Promise<string> {
   const readings = clean([result.text, ...(result.alternatives ?? [])]);
   const hypotheses = clean(result.hypotheses);
@@ -31,5 +33,12 @@ export async function chosenReading(
   } catch {
     // Chosen by the words alone: the turn is not lost for want of their meaning.
   }
-  return all[reply.choose(all, history, readings.length, independentFrom)] ?? readings[0] ?? '';
+  let chosen: number;
+  try {
+    chosen = reply.choose(all, history, readings.length, independentFrom);
+  } catch (error) {
+    failed(error);
+    return readings[0] ?? '';
+  }
+  return all[chosen] ?? readings[0] ?? '';
 }

@@ -76,8 +76,12 @@ export interface ProviderChange {
  * it was: the operator's to know (the server logs it).
  */
 export interface SessionProblem {
-  /** `recheck`: the second recogniser's reading of a turn already answered failed. */
-  stage: 'recheck';
+  /**
+   * `recheck`: the second recogniser's reading of a turn already answered failed.
+   * `choose`: the reply engine failed to weigh a turn's readings; the recogniser's best
+   * was answered.
+   */
+  stage: 'recheck' | 'choose';
   error: string;
 }
 
