@@ -18,7 +18,7 @@ const hearing: SpeechRecognizer = {
   provider: 'scripted',
   open: () => ({
     push: () => undefined,
-    partial: () => '',
+    partial: () => 'what are your opening hours',
     finish: (): Promise<RecognitionResult> =>
       Promise.resolve({
         text: 'what are your opening hours',
@@ -30,11 +30,11 @@ const hearing: SpeechRecognizer = {
   dispose: () => undefined,
 };
 
-/** The local engine, whose choice among readings throws `failure` every time. */
-function failingToChoose(failure: unknown): ReplyEngine {
+/** The local engine, with `part` of it throwing `failure` every time. */
+function failingTo(part: 'choose' | 'isComplete', failure: unknown): ReplyEngine {
   const engine = new LocalReplyEngine({ assistant: demoAssistant, encoder: null });
   return Object.assign(Object.create(engine) as ReplyEngine, {
-    choose: () => {
+    [part]: () => {
       throw failure;
     },
   });
@@ -46,7 +46,11 @@ describe('CallSession when the reply engine cannot choose among the readings', (
     const call = scriptedCall(
       hearing,
       { problem: (problem) => problems.push(problem) },
-      { stages: { reply: failingToChoose(new TypeError('text[word]?.split is not a function')) } },
+      {
+        stages: {
+          reply: failingTo('choose', new TypeError('text[word]?.split is not a function')),
+        },
+      },
     );
     call.session.start();
     await until(() => call.assistant('stopped') === 1, 'the greeting');
@@ -97,6 +101,30 @@ describe('CallSession when answering a turn fails', () => {
     call.speak();
     await until(() => call.assistant('stopped') === 2, 'the answer to the next turn');
     expect(call.session.ended).toBe(false);
+    await call.session.end('customer-ended-call');
+  }, 20_000);
+});
+
+describe('CallSession when the reply engine cannot judge whether a turn is whole', () => {
+  it('ends the turns by the words’ form, tells the operator once, and answers them', async () => {
+    const problems: SessionProblem[] = [];
+    const call = scriptedCall(
+      hearing,
+      { problem: (problem) => problems.push(problem) },
+      {
+        stages: { reply: failingTo('isComplete', new Error('the engine is confused')) },
+        // Long enough that the engine is asked whether a turn is whole before it ends.
+        settings: { endpointSilenceMs: 500 },
+      },
+    );
+    call.session.start();
+    await until(() => call.assistant('stopped') === 1, 'the greeting');
+    call.quiet();
+    call.speak();
+    await until(() => call.assistant('stopped') === 2, 'the answer to the first turn');
+    call.speak();
+    await until(() => call.assistant('stopped') === 3, 'the answer to the second turn');
+    expect(problems).toEqual([{ stage: 'complete', error: 'the engine is confused' }]);
     await call.session.end('customer-ended-call');
   }, 20_000);
 });

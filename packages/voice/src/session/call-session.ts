@@ -135,6 +135,8 @@ export class CallSession {
   private reply: ReplyEngine;
   private stream: RecognitionStream | null = null;
   private lastPartial = '';
+  /** The reply engine failed to judge whether the caller's words make a whole turn. */
+  private completeFailed = false;
   /** What the recogniser learned of this caller's channel, for their next utterance. */
   private channel: ChannelEstimate | undefined;
   /** Which model heard the caller's previous utterance (none yet: undefined). */
@@ -358,7 +360,17 @@ export class CallSession {
 
   private turnLooksComplete(): boolean {
     const text = this.lastPartial;
-    return this.reply.isComplete?.(text) ?? looksComplete(text);
+    try {
+      return this.reply.isComplete?.(text) ?? looksComplete(text);
+    } catch (error) {
+      // Judged by the words' form alone: a fault in the engine's judgement costs no turn
+      // (this runs as the caller's audio is heard). The operator hears of it once a call.
+      if (!this.completeFailed) {
+        this.completeFailed = true;
+        this.listener.problem?.({ stage: 'complete', error: describe(error) });
+      }
+      return looksComplete(text);
+    }
   }
 
   private beginCallerTurn(frames: Int16Array[]): void {
@@ -684,7 +696,19 @@ export class CallSession {
     this.speaking = this.speaking.then(async () => {
       this.current = turn;
       this.phase = 'speaking';
-      await this.speakSentence(turn, text);
+      try {
+        await this.speakSentence(turn, text);
+      } catch (error) {
+        // As a reply the voice fails to speak: the caller would hear nothing more, and
+        // every later reply waits on this chain.
+        if (turn.abort.signal.aborted || this.ended) return;
+        this.listener.message({
+          type: 'error',
+          error: `The assistant could not speak: ${describe(error)}`,
+        });
+        await this.end('assistant-error');
+        return;
+      }
       await this.finishReply(turn, endCallAfter ? 'assistant-ended-call' : null);
     });
   }

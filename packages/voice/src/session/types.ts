@@ -79,9 +79,10 @@ export interface SessionProblem {
   /**
    * `recheck`: the second recogniser's reading of a turn already answered failed.
    * `choose`: the reply engine failed to weigh a turn's readings; the recogniser's best
-   * was answered.
+   * was answered. `complete`: it failed to judge whether the caller's words so far make a
+   * whole turn; their form alone decided (told once a call).
    */
-  stage: 'recheck' | 'choose';
+  stage: 'recheck' | 'choose' | 'complete';
   error: string;
 }
 
