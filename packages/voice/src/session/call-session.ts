@@ -276,6 +276,21 @@ export class CallSession {
    */
   private hear(clean: Int16Array, at: number, level: number, loud: boolean): void {
     if (this.phase === 'ended') return;
+    try {
+      this.hearFrame(clean, at, level, loud);
+    } catch (error) {
+      // A fault here would otherwise reach the socket's handler (or, for a frame cleaned on
+      // a denoise thread, no handler at all) and end the process with every call on it:
+      // this call ends, saying why.
+      this.listener.message({
+        type: 'error',
+        error: `The caller's audio could not be heard: ${describe(error)}`,
+      });
+      void this.end('unknown-error');
+    }
+  }
+
+  private hearFrame(clean: Int16Array, at: number, level: number, loud: boolean): void {
     const voiced = loud && this.stages.vad.isSpeech(clean);
     const speech = voiced && this.echo.allows(at, level);
     // A voice the echo guard holds back (it may be the assistant's echo) joins a turn that

@@ -24,9 +24,12 @@ export interface ScriptedCall {
   quiet: () => void;
 }
 
-/** What a test changes in the call: other stages (a reply engine, a voice, a denoiser) or settings. */
+/**
+ * What a test changes in the call: other stages (a reply engine, a voice, a denoiser, a
+ * voice detector) or settings.
+ */
 export interface ScriptedCallSetup {
-  stages?: Partial<Omit<CallSessionStages, 'recognizer' | 'vad'>>;
+  stages?: Partial<Omit<CallSessionStages, 'recognizer'>>;
   /** Added to the defaults: the turn ended by 200 ms of quiet, audio sent 100 ms ahead. */
   settings?: CallSessionSettings;
 }
