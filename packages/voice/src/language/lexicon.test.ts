@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Lexicon } from './lexicon.js';
+import { Lexicon, LEXICON_DIR } from './lexicon.js';
 import { editDistance } from '../reply/local/text.js';
 
 // The lexicon the build makes from WordNet, the wink embeddings and wink-lemmatizer.
@@ -27,6 +27,23 @@ describe('Lexicon (built from WordNet, embeddings and a lemmatizer)', () => {
     }
     // "constructor" is an English word with relations of its own, found as they are.
     expect(lexicon.related('constructor').has('builder')).toBe(true);
+  });
+
+  it('keeps a bounded number of words decoded, and decodes a dropped one the same again', () => {
+    const small = Lexicon.load(LEXICON_DIR, { cachedWords: 2 });
+    const words = ['cancel', 'appointment', 'pharmacy', 'swelling'];
+    const first = words.map((w) => [...small.relatedWithLemma(w)]);
+    const similar = words.map((w) => small.similarity(w, 'booking'));
+    // Each cache holds the last two words only (a private field, read for the bound).
+    const { relationCache } = small as unknown as { relationCache: { size: number } };
+    expect(relationCache.size).toBeLessThanOrEqual(2);
+    // "cancel" was dropped long ago: decoded again, it is what it was, and what a
+    // lexicon with room for every word says.
+    expect(words.map((w) => [...small.relatedWithLemma(w)])).toEqual(first);
+    expect(words.map((w) => [...lexicon.relatedWithLemma(w)])).toEqual(first);
+    expect(words.map((w) => small.similarity(w, 'booking'))).toEqual(similar);
+    expect(words.map((w) => lexicon.similarity(w, 'booking'))).toEqual(similar);
+    expect(first[0]?.length).toBeGreaterThan(0);
   });
 
   it('rates words of the same meaning close and unrelated words far', () => {
