@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { KnowledgeEntry } from '@talkbooth/protocol';
 import { Lexicon } from '../../../language/lexicon.js';
 import { Bm25Index, type Bm25Options } from '../bm25.js';
@@ -65,6 +66,12 @@ const DETERMINERS: ReadonlySet<string> = new Set([
 const ARTICLE_REACH = 2;
 
 /**
+ * Sentences whose analysis a knowledge base keeps: a long call's turns with every reading
+ * of each (up to about 15), with room to spare.
+ */
+const ANALYSED_CACHE_SIZE = 1024;
+
+/**
  * Ranked retrieval over an assistant's knowledge base. Each entry is one BM25 document made
  * of its questions (weight 1) and its answer (weight {@link ANSWER_WEIGHT}); a query's score
  * is turned into a 0–1 confidence by dividing it by what the query would score if each of
@@ -93,11 +100,12 @@ export class KnowledgeBase {
   /** The entries' question words as the recogniser's dictionary says them, with their term. */
   private readonly questionSounds: { word: string; sounds: string; term: string }[] = [];
   /**
-   * Sentences already analysed (`analyse`) and words' closest meanings, which depend on the
-   * sentence or word alone: a call's reply engine replays every earlier turn of the call at
-   * each new one, and weighs each turn's readings several times over (for an emergency, an
-   * answer, the reply). Shared with every knowledge base of the same wording (word-caches.ts).
+   * Sentences already analysed (`analyse`), which depends on the sentence alone: a call's
+   * reply engine replays every earlier turn of the call at each new one, and weighs
+   * each turn's readings several times over (for an emergency, an answer, the reply).
    */
+  private readonly analysed = new LRUCache<string, AnalysedQuery>({ max: ANALYSED_CACHE_SIZE });
+  /** Words' closest meanings, shared with every knowledge base of the same wording. */
   private readonly caches: WordCaches;
   private readonly meaning: MeaningIndex | undefined;
 
@@ -190,10 +198,10 @@ export class KnowledgeBase {
    * ({@link soundsLike}), as {@link SOUND_WEIGHT}.
    */
   analyse(text: string): AnalysedQuery {
-    const cached = this.caches.analysed.get(text);
+    const cached = this.analysed.get(text);
     if (cached !== undefined) return cached;
     const analysed = this.analyseAfresh(text);
-    this.caches.analysed.set(text, analysed);
+    this.analysed.set(text, analysed);
     return analysed;
   }
 

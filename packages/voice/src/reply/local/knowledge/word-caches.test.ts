@@ -15,17 +15,22 @@ const clinic = (
 ).knowledgeBase;
 
 describe('word caches shared between knowledge bases', () => {
-  it('gives two knowledge bases of the same wording one analysis of a sentence', () => {
+  it('gives two knowledge bases of the same wording one memory of words’ meanings', () => {
     const first = new KnowledgeBase(clinic);
     // Another call's engine: the same entries, copied, with other ids and thresholds.
     const second = new KnowledgeBase(
       clinic.map((entry) => ({ ...entry, id: `${entry.id}-copy` })),
       { thresholds: { answer: 0.9 } },
     );
+    const shared = wordCaches(clinic, Lexicon.default());
+    shared.meanings.delete('charge');
     const analysed = first.analyse('what do you charge for a visit');
-    expect(second.analyse('what do you charge for a visit')).toBe(analysed);
-    // The entries' word it found by meaning ("charge" → cost), kept with the analysis.
+    // The entries' word the first found by meaning ("charge" → cost), kept for the second.
     expect([...analysed.terms.keys()]).toContain('cost');
+    const meant = shared.meanings.get('charge');
+    expect(meant?.map((m) => m.term)).toContain('cost');
+    expect(second.analyse('what would you charge')).toBeDefined();
+    expect(shared.meanings.get('charge')).toBe(meant);
   });
 
   it('keeps knowledge bases of other wording, or another lexicon, apart', () => {
