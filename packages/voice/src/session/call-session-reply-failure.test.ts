@@ -10,7 +10,7 @@ import { demoAnswer, demoAssistant } from '../reply/testing/conversation.js';
 import type { ReplyEngine } from '../reply/types.js';
 import type { RecognitionResult, SpeechRecognizer } from '../stt/types.js';
 import { until } from './testing/scripted-audio.js';
-import { scriptedCall } from './testing/scripted-call.js';
+import { type ScriptedCall, scriptedCall } from './testing/scripted-call.js';
 import type { SessionProblem } from './types.js';
 
 /** Hears every turn as a question the clinic answers, with a reading beside it to weigh. */
@@ -40,6 +40,17 @@ function failingTo(part: 'choose' | 'isComplete', failure: unknown): ReplyEngine
   });
 }
 
+/** Starts the call, and the caller says two turns, each answered before the next. */
+async function twoTurnsAnswered(call: ScriptedCall): Promise<void> {
+  call.session.start();
+  await until(() => call.assistant('stopped') === 1, 'the greeting');
+  call.quiet();
+  call.speak();
+  await until(() => call.assistant('stopped') === 2, 'the answer to the first turn');
+  call.speak();
+  await until(() => call.assistant('stopped') === 3, 'the answer to the second turn');
+}
+
 describe('CallSession when the reply engine cannot choose among the readings', () => {
   it('answers each turn from the best reading, tells the operator, and goes on', async () => {
     const problems: SessionProblem[] = [];
@@ -52,13 +63,7 @@ describe('CallSession when the reply engine cannot choose among the readings', (
         },
       },
     );
-    call.session.start();
-    await until(() => call.assistant('stopped') === 1, 'the greeting');
-    call.quiet();
-    call.speak();
-    await until(() => call.assistant('stopped') === 2, 'the answer to the first turn');
-    call.speak();
-    await until(() => call.assistant('stopped') === 3, 'the answer to the second turn');
+    await twoTurnsAnswered(call);
     const said = (role: 'user' | 'assistant') =>
       call.messages.flatMap((m) =>
         m.type === 'transcript' && m.role === role && m.transcriptType === 'final'
@@ -117,13 +122,7 @@ describe('CallSession when the reply engine cannot judge whether a turn is whole
         settings: { endpointSilenceMs: 500 },
       },
     );
-    call.session.start();
-    await until(() => call.assistant('stopped') === 1, 'the greeting');
-    call.quiet();
-    call.speak();
-    await until(() => call.assistant('stopped') === 2, 'the answer to the first turn');
-    call.speak();
-    await until(() => call.assistant('stopped') === 3, 'the answer to the second turn');
+    await twoTurnsAnswered(call);
     expect(problems).toEqual([{ stage: 'complete', error: 'the engine is confused' }]);
     await call.session.end('customer-ended-call');
   }, 20_000);

@@ -1,18 +1,10 @@
-import { readFileSync } from 'node:fs';
-import type { KnowledgeEntry } from '@talkbooth/protocol';
 import { describe, expect, it } from 'vitest';
 import { Lexicon } from '../../../language/lexicon.js';
+import { demo } from '../../testing/conversation.js';
 import { KnowledgeBase } from './knowledge-base.js';
 import { wordCaches } from './word-caches.js';
 
-const clinic = (
-  JSON.parse(
-    readFileSync(
-      new URL('../../../../../../apps/server/src/db/seed/demo-clinic.json', import.meta.url),
-      'utf8',
-    ),
-  ) as { knowledgeBase: KnowledgeEntry[] }
-).knowledgeBase;
+const clinic = demo.knowledgeBase;
 
 describe('word caches shared between knowledge bases', () => {
   it('gives two knowledge bases of the same wording one memory of words’ meanings', () => {
@@ -34,7 +26,9 @@ describe('word caches shared between knowledge bases', () => {
   });
 
   it('keeps knowledge bases of other wording, or another lexicon, apart', () => {
-    const other: KnowledgeEntry[] = [{ ...clinic[0]!, answer: 'Eight to six.' }, clinic[1]!];
+    const other = clinic.map((entry, i) =>
+      i === 0 ? { ...entry, answer: 'Eight to six.' } : entry,
+    );
     expect(wordCaches(other, Lexicon.default())).not.toBe(wordCaches(clinic, Lexicon.default()));
     expect(wordCaches(clinic, Lexicon.default())).toBe(wordCaches(clinic, Lexicon.default()));
     const lexicon = Object.create(Lexicon.default()) as Lexicon;
