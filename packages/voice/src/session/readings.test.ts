@@ -53,6 +53,19 @@ describe('chosenReading', () => {
     expect(await chosenReading(result, engine, [])).toBe('what time do you close');
   });
 
+  it('answers the best reading, and says why, when choosing fails', async () => {
+    const failures: unknown[] = [];
+    const engine: Chooser = {
+      choose: () => {
+        throw new TypeError('text[word]?.split is not a function');
+      },
+    };
+    expect(await chosenReading(result, engine, [], (error) => failures.push(error))).toBe(
+      'what time do you clothes',
+    );
+    expect(failures).toEqual([new TypeError('text[word]?.split is not a function')]);
+  });
+
   it('answers the only reading without asking the engine', async () => {
     let asked = false;
     const engine: Chooser = {
