@@ -89,8 +89,11 @@ export async function run({ quick, log }) {
   log('recognition done');
   const { synthesis, resampler } = await measureSynthesis(assistant, variableValues, plan);
   log('synthesis done');
-  const engine = new voice.LocalReplyEngine({ assistant, variableValues });
-  const replies = await timeReplies(engine, knowledgeLines(), plan.replyRepeats);
+  const replies = await timeReplies(
+    () => new voice.LocalReplyEngine({ assistant, variableValues }),
+    knowledgeLines(),
+    plan.replyRepeats,
+  );
 
   return report({
     audio: { utterances: utterances.length, seconds, voices: plan.voices },
@@ -350,11 +353,18 @@ function latencyRows({ recognition, synthesis, replies }) {
       replies.firstTurnUs.count,
     ],
     [
-      `Local reply engine, per reply after ${replies.afterHistoryUs.turnsBefore} turns (µs)`,
+      `Local reply engine, per reply after ${replies.afterHistoryUs.turnsBefore} turns of its call (µs)`,
       Math.round(replies.afterHistoryUs.p50),
       Math.round(replies.afterHistoryUs.p95),
       null,
       replies.afterHistoryUs.count,
+    ],
+    [
+      `… replaying the ${replies.replayingHistoryUs.turnsBefore} turns first (another engine's call, µs)`,
+      Math.round(replies.replayingHistoryUs.p50),
+      Math.round(replies.replayingHistoryUs.p95),
+      null,
+      replies.replayingHistoryUs.count,
     ],
   ];
 }
