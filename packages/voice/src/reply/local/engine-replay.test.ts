@@ -24,7 +24,7 @@ function random(seed: number): () => number {
 const QUESTIONS = demo.knowledgeBase.flatMap((entry) => entry.questions);
 /** What callers say besides the knowledge base's questions: the brief, answers, choices. */
 const OTHER_LINES = [
-  demo.intake.trigger[0] ?? 'take a brief',
+  demo.intake.trigger?.[0] ?? 'take a brief',
   'a sore throat',
   'about three days',
   'no',
@@ -155,7 +155,7 @@ describe('LocalReplyEngine carrying its dialog on between turns', () => {
   it('replays the call from the start when an earlier turn is told differently', async () => {
     const engine = new LocalReplyEngine({ assistant: demoAssistant, encoder: null });
     const parking = await replies(engine, ['where can i park', 'yes']);
-    const briefFirst = [demo.intake.trigger[0] ?? 'take a brief', 'yes'];
+    const briefFirst = [demo.intake.trigger?.[0] ?? 'take a brief', 'yes'];
     const expected = await replies(newEngine(), briefFirst);
     expect(expected.at(-1)).not.toBe(parking.at(-1));
     const respond = vi.spyOn(Dialog.prototype, 'respond');
