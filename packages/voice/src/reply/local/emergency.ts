@@ -27,7 +27,7 @@ const MIN_SLIP_PHONES = 3;
 const MIN_SLIP_LETTERS = 4;
 /**
  * Sentences whose answer a detector keeps: every call's reply engine checks each turn's
- * readings, and every earlier turn again at each new one (its dialog replays the call).
+ * readings several times, and every earlier turn again when its dialog replays the call.
  */
 const DETECTED_CACHE_SIZE = 2048;
 

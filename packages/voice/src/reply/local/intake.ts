@@ -46,8 +46,8 @@ interface IntakeWords {
 }
 
 /**
- * Intakes' words by intake: the reply engine replays a call's turns through a new flow at
- * every turn, and weighs each of the turn's readings against the triggers.
+ * Intakes' words by intake: each call's reply engine makes a new flow (and another when it
+ * replays the call), and weighs each of a turn's readings against the triggers.
  */
 const intakeWords = new WeakMap<Intake, IntakeWords>();
 

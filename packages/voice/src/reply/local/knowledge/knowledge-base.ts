@@ -101,8 +101,8 @@ export class KnowledgeBase {
   private readonly questionSounds: { word: string; sounds: string; term: string }[] = [];
   /**
    * Sentences already analysed (`analyse`), which depends on the sentence alone: a call's
-   * reply engine replays every earlier turn of the call at each new one, and weighs
-   * each turn's readings several times over (for an emergency, an answer, the reply).
+   * reply engine weighs each turn's readings several times over (for an emergency, an
+   * answer, the reply), and every earlier turn again when it replays the call.
    */
   private readonly analysed = new LRUCache<string, AnalysedQuery>({ max: ANALYSED_CACHE_SIZE });
   /** Words' closest meanings, shared with every knowledge base of the same wording. */

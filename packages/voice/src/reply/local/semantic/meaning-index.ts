@@ -10,7 +10,7 @@ export interface MeaningScore {
   similarity: number;
 }
 
-/** Caller sentences remembered per knowledge base (a call replays its history every turn). */
+/** Caller sentences remembered per knowledge base (a call weighs each turn's readings several times). */
 const SENTENCE_CACHE_SIZE = 512;
 /** Knowledge bases whose entry vectors are kept, for the next call of the same assistant. */
 const ENTRY_CACHE_SIZE = 32;
@@ -41,7 +41,7 @@ function entryVectors(
 /**
  * The entries of one knowledge base as sentence vectors (each question, and the answer),
  * and the caller's sentences as they are prepared. Encoding is asynchronous; ranking is
- * not, so the dialog (which replays a call's turns synchronously) asks only about
+ * not, so the dialog (which hears a call's turns synchronously) asks only about
  * sentences prepared beforehand (`prepare`), and goes without meaning for any other.
  */
 export class MeaningIndex {
